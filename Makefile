@@ -1,0 +1,52 @@
+# PHM Moderator — the two set-up commands are `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: install run test lint format worker beat migrate clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@touch $(INSTALLED)
+
+install: $(INSTALLED)
+
+migrate: install
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	@DEBUG=$${DEBUG:-1} $(BIN)/python manage.py create_demo_moderator
+	@echo ""
+	@echo "  PHM Moderator is starting on http://$(HOST):$(PORT)/"
+	@echo "  Log in as the demo moderator: username 'moderator', password 'phm-moderator'"
+	@echo "  (stop with Ctrl-C)"
+	@echo ""
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Tests run with DEBUG off, as in production; a throwaway key is supplied when none is set.
+test: install
+	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} $(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+worker: install
+	DEBUG=$${DEBUG:-1} $(BIN)/celery -A phm worker --loglevel=INFO
+
+beat: install
+	DEBUG=$${DEBUG:-1} $(BIN)/celery -A phm beat --loglevel=INFO
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

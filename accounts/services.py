@@ -1,0 +1,53 @@
+"""Account operations used by the pages, the admin and the management commands."""
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import transaction
+
+from .models import Profile
+
+
+def profile_for(user):
+    """The user's profile, created on first use (accounts made by createsuperuser have none yet)."""
+    profile, _ = Profile.objects.get_or_create(user=user)
+    return profile
+
+
+def is_moderator(user):
+    """Moderators are superusers and members of the moderators group (API.md: Conventions)."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return user.groups.filter(name=settings.MODERATORS_GROUP).exists()
+
+
+@transaction.atomic
+def register_player(*, username, password, email="", forum_username="", time_zone="UTC"):
+    user = get_user_model().objects.create_user(username=username, password=password, email=email)
+    Profile.objects.create(user=user, forum_username=forum_username, time_zone=time_zone)
+    return user
+
+
+def moderators_group():
+    group, _ = Group.objects.get_or_create(name=settings.MODERATORS_GROUP)
+    return group
+
+
+def make_moderator(user):
+    """Put `user` in the moderators group; returns False when they already were in it."""
+    group = moderators_group()
+    if user.groups.filter(pk=group.pk).exists():
+        return False
+    user.groups.add(group)
+    return True
+
+
+def remove_moderator(user):
+    """Take `user` out of the moderators group; returns False when they were not in it."""
+    group = moderators_group()
+    if not user.groups.filter(pk=group.pk).exists():
+        return False
+    user.groups.remove(group)
+    return True

@@ -1,0 +1,24 @@
+"""Time zones a viewer can choose, and how a moment is shown to them."""
+
+import zoneinfo
+from functools import lru_cache
+
+DEFAULT_TIME_ZONE = "UTC"
+
+
+@lru_cache(maxsize=1)
+def time_zone_choices():
+    names = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
+    return [(name, name.replace("_", " ")) for name in names]
+
+
+def is_known_time_zone(name):
+    return name in dict(time_zone_choices())
+
+
+def zone_or_utc(name):
+    """The zone called `name`, or UTC for a name this machine does not know (never raise on display)."""
+    try:
+        return zoneinfo.ZoneInfo(name or DEFAULT_TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(DEFAULT_TIME_ZONE)

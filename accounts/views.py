@@ -1,0 +1,47 @@
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from . import services
+from .forms import ProfileForm, SignUpForm
+
+
+def _safe_next(request):
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return target
+    return reverse("home")
+
+
+@require_http_methods(["GET", "POST"])
+def sign_up(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.register_player(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            email=form.cleaned_data["email"],
+            forum_username=form.cleaned_data["forum_username"],
+            time_zone=form.cleaned_data["time_zone"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+        return redirect(_safe_next(request))
+    return render(request, "accounts/sign_up.html", {"form": form, "next": request.GET.get("next", "")})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request):
+    form = ProfileForm(request.POST or None, instance=services.profile_for(request.user))
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Profile saved.")
+        return redirect("profile")
+    return render(request, "accounts/profile.html", {"form": form})

@@ -1,0 +1,33 @@
+"""API conventions shared by every endpoint (API.md: Conventions)."""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+def exception_handler(exc, context):
+    """Errors as `{"detail", "code"}`; field errors of a 400 stay as DRF shapes them."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        if isinstance(response.data, list):
+            response.data = {"detail": response.data, "code": "invalid"}
+        return response
+    if isinstance(response.data, dict) and "detail" in response.data:
+        codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
+        response.data["code"] = codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
+    return response
+
+
+class Conflict(exceptions.APIException):
+    """409: the request is understood but the object's state forbids it (deadline passed, round final…)."""
+
+    status_code = 409
+    default_detail = "This cannot be done in the current state."
+    default_code = "conflict"

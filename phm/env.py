@@ -1,0 +1,62 @@
+"""Small, strict readers for settings that come from the environment."""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
+
+
+def env_str(name, default=None, environ=None):
+    environ = os.environ if environ is None else environ
+    value = environ.get(name)
+    return default if value is None else value.strip()
+
+
+def env_bool(name, default=False, environ=None):
+    raw = env_str(name, environ=environ)
+    if raw is None:
+        return default
+    word = raw.lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be one of {sorted(TRUE_WORDS | FALSE_WORDS - {''})}, not {raw!r}."
+    )
+
+
+def env_int(name, default, environ=None):
+    raw = env_str(name, environ=environ)
+    if raw in (None, ""):
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from None
+
+
+def env_list(name, default=(), environ=None):
+    """A comma-separated list; blanks around items and empty items are dropped."""
+    raw = env_str(name, environ=environ)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+DEV_SECRET_KEY = "django-insecure-dev-only-phm-moderator-never-use-in-production"  # noqa: S105
+
+
+def resolve_secret_key(debug, environ=None):
+    """The configured SECRET_KEY; a fixed development key only while DEBUG is on."""
+    key = env_str("SECRET_KEY", environ=environ)
+    if key:
+        return key
+    if debug:
+        return DEV_SECRET_KEY
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set. Set the SECRET_KEY environment variable (any long random string), "
+        "or set DEBUG=1 for local development."
+    )

@@ -1,0 +1,3 @@
+from .leagues import League, Round, RoundState
+
+__all__ = ["League", "Round", "RoundState"]

@@ -1,0 +1,118 @@
+"""Settings come from the environment; each case loads the settings module in a fresh interpreter."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from phm.env import DEV_SECRET_KEY, env_bool, env_int, env_list, resolve_secret_key
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json
+from django.conf import settings
+print(json.dumps({
+    "debug": settings.DEBUG,
+    "secret": settings.SECRET_KEY,
+    "hosts": settings.ALLOWED_HOSTS,
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "db_name": str(settings.DATABASES["default"]["NAME"]),
+    "db_host": settings.DATABASES["default"].get("HOST", ""),
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "broker": settings.CELERY_BROKER_URL,
+    "email": settings.EMAIL_BACKEND,
+    "use_tz": settings.USE_TZ,
+    "time_zone": settings.TIME_ZONE,
+}))
+"""
+
+VARIABLES = ["DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "EMAIL_BACKEND"]
+
+
+def load_settings(**env):
+    clean = {key: value for key, value in os.environ.items() if key not in VARIABLES}
+    clean.update(env, DJANGO_SETTINGS_MODULE="phm.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=PROJECT_DIR, env=clean, capture_output=True, text=True, timeout=60
+    )
+    return result
+
+
+def loaded(**env):
+    result = load_settings(**env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_embedded_default_is_sqlite_eager_locmem_console_utc():
+    values = loaded(DEBUG="1")
+    assert values["debug"] is True
+    assert values["secret"] == DEV_SECRET_KEY
+    assert values["engine"] == "django.db.backends.sqlite3"
+    assert values["db_name"] == str(PROJECT_DIR / "db.sqlite3")
+    assert values["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert values["eager"] is True
+    assert values["broker"] == "memory://"
+    assert values["email"] == "django.core.mail.backends.console.EmailBackend"
+    assert values["use_tz"] is True
+    assert values["time_zone"] == "UTC"
+
+
+def test_refuses_to_start_without_secret_key_when_debug_is_off():
+    result = load_settings()
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_database_url_redis_url_and_hosts_are_read():
+    values = loaded(
+        SECRET_KEY="s3cret",
+        DATABASE_URL="postgres://phm:pw@db.example:5432/phm_prod",
+        REDIS_URL="redis://cache.example:6379/2",
+        ALLOWED_HOSTS="phm.example, www.phm.example ,",
+        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+    )
+    assert values["debug"] is False
+    assert values["secret"] == "s3cret"
+    assert values["engine"] == "django.db.backends.postgresql"
+    assert (values["db_name"], values["db_host"]) == ("phm_prod", "db.example")
+    assert values["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert values["eager"] is False
+    assert values["broker"] == "redis://cache.example:6379/2"
+    assert values["hosts"] == ["phm.example", "www.phm.example"]
+    assert values["email"] == "django.core.mail.backends.smtp.EmailBackend"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("1", True), ("true", True), ("On", True), ("0", False), ("no", False), ("", False)]
+)
+def test_env_bool_words(raw, expected):
+    assert env_bool("X", environ={"X": raw}) is expected
+
+
+def test_env_bool_rejects_unknown_word_and_defaults_when_unset():
+    with pytest.raises(ImproperlyConfigured, match="X must be one of"):
+        env_bool("X", environ={"X": "maybe"})
+    assert env_bool("X", default=True, environ={}) is True
+
+
+def test_env_int_and_list():
+    assert env_int("N", 5, environ={}) == 5
+    assert env_int("N", 5, environ={"N": "12"}) == 12
+    with pytest.raises(ImproperlyConfigured, match="whole number"):
+        env_int("N", 5, environ={"N": "twelve"})
+    assert env_list("L", default=["a"], environ={}) == ["a"]
+    assert env_list("L", environ={"L": " a, ,b "}) == ["a", "b"]
+
+
+def test_secret_key_rules():
+    assert resolve_secret_key(False, environ={"SECRET_KEY": "k"}) == "k"
+    assert resolve_secret_key(True, environ={}) == DEV_SECRET_KEY
+    with pytest.raises(ImproperlyConfigured):
+        resolve_secret_key(False, environ={"SECRET_KEY": "  "})
