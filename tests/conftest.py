@@ -54,3 +54,63 @@ def moderator(make_user):
 @pytest.fixture
 def user_model():
     return get_user_model()
+
+
+def _database_url_for_worker(db_settings):
+    """DATABASE_URL naming the *test* database, so a worker process sees what the tests wrote."""
+    if db_settings["ENGINE"].endswith("postgresql"):
+        auth = db_settings.get("USER") or ""
+        if db_settings.get("PASSWORD"):
+            auth += f":{db_settings['PASSWORD']}"
+        host = f"{db_settings.get('HOST') or '127.0.0.1'}:{db_settings.get('PORT') or 5432}"
+        return f"postgres://{auth}@{host}/{db_settings['NAME']}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A real `celery worker` process consuming from Redis on a queue of its own; yields the queue name."""
+    import subprocess
+    import sys
+    import uuid
+
+    from django.conf import settings
+
+    skip_unless(settings.REDIS_URL, "REDIS_URL is not set: a real worker needs a broker")
+    queue = f"phm-test-{uuid.uuid4().hex[:8]}"
+    env = dict(os.environ)
+    worker_db_url = _database_url_for_worker(settings.DATABASES["default"])
+    if worker_db_url:
+        env["DATABASE_URL"] = worker_db_url
+    log_path = tmp_path_factory.mktemp("celery") / "worker.log"
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "phm",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "-Q",
+                queue,
+                "-n",
+                f"{queue}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        yield queue
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()

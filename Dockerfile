@@ -1,0 +1,26 @@
+# PHM Moderator: one image for web (gunicorn), worker and beat (celery).
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY phm ./phm
+COPY accounts ./accounts
+COPY rounds ./rounds
+COPY submissions ./submissions
+COPY scoring ./scoring
+RUN pip install .
+COPY . .
+
+# collectstatic needs settings but no database; a throwaway key is enough at build time.
+RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput
+
+RUN useradd --create-home --uid 1000 phm && chown -R phm /app
+USER phm
+
+EXPOSE 8000
+CMD ["gunicorn", "phm.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
