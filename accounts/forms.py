@@ -31,6 +31,7 @@ class SignUpForm(UserCreationForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs.update(autofocus=True, autocomplete="username")
+        self.order_fields(["username", "forum_username", "email", "time_zone", "password1", "password2"])
 
     def clean_forum_username(self):
         name = self.cleaned_data["forum_username"].strip()
