@@ -1,6 +1,8 @@
 """Read helpers for leagues and rounds."""
 
-from .models import Round, RoundState
+from django.db.models import Count
+
+from .models import BanCategory, Round, RoundState
 
 RECENT_ROUNDS_SHOWN = 10
 
@@ -20,3 +22,50 @@ def recent_rounds(now, limit=RECENT_ROUNDS_SHOWN):
         state__in=[RoundState.OPEN, RoundState.REVEALED, RoundState.FINAL], deadline__lte=now
     )
     return list(past_deadline.order_by("-deadline")[:limit])
+
+
+def public_rounds(now):
+    """Every round a visitor may see (not drafts), grouped by the state they see at `now`."""
+    rounds = list(
+        Round.objects.select_related("league")
+        .exclude(state=RoundState.DRAFT)
+        .annotate(entry_count=Count("hands"))
+        .order_by("deadline", "pk")
+    )
+    groups = {RoundState.OPEN: [], RoundState.REVEALED: [], RoundState.FINAL: []}
+    for round_ in rounds:
+        groups[round_.state_at(now)].append(round_)
+    groups[RoundState.REVEALED].reverse()
+    groups[RoundState.FINAL].reverse()
+    return groups
+
+
+def visible_round(round_id, user, *, can_manage):
+    """The round, or None when it does not exist or is a draft the viewer may not manage."""
+    round_ = Round.objects.select_related("league").filter(pk=round_id).first()
+    if round_ is None:
+        return None
+    if round_.state == RoundState.DRAFT and not can_manage(user, round_.league):
+        return None
+    return round_
+
+
+def banned_groups(entries):
+    """Effective banned entries grouped for display: [(list label, [(category, [names])])]."""
+    labels = {"phm": "PHM Banned List", "land-rule": "Land Rule Banned List", "round": "This round's extra bans"}
+    groups = {}
+    for entry in entries:
+        by_category = groups.setdefault(entry["list"], {})
+        category = entry.get("category") or ""
+        label = BanCategory(category).label if category in BanCategory.values else category
+        by_category.setdefault(label, []).append(entry["name"])
+    return [
+        (labels.get(key, key), key, list(by_category.items()))
+        for key in ["phm", "land-rule", "round"]
+        if (by_category := groups.get(key))
+    ]
+
+
+def entry_count(round_):
+    """How many players have a hand in the round: the only thing public about hands before the deadline."""
+    return round_.hands.count()

@@ -114,3 +114,24 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@pytest.fixture
+def other_moderator(make_user):
+    user = make_user("othermod", forum_username="Other Moderator")
+    account_services.make_moderator(user)
+    return user
+
+
+@pytest.fixture
+def league(db, moderator):
+    from rounds.services.leagues import create_league
+
+    return create_league(actor=moderator, name="League 45", moderators=[moderator])
+
+
+@pytest.fixture
+def api_client():
+    from rest_framework.test import APIClient
+
+    return APIClient()

@@ -1,20 +1,35 @@
 """Leagues and their rounds. A round's visible state past its deadline is derived from time (DESIGN.md §3)."""
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 
 
 class League(models.Model):
+    class State(models.TextChoices):
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+
     name = models.CharField(max_length=100, unique=True, help_text='For example "League 45".')
-    rounds_planned = models.PositiveSmallIntegerField(default=4)
+    number = models.PositiveIntegerField(
+        null=True, blank=True, unique=True, help_text="Shown in round codes such as 45:01; taken from the name."
+    )
+    rounds_planned = models.PositiveSmallIntegerField(default=4, help_text="A league is normally 4 rounds (5.1).")
+    moderators = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="moderated_leagues",
+        help_text="Who manages this league's rounds. Empty: every site moderator.",
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.ACTIVE)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(rounds_planned__gte=1), name="league_plans_at_least_one_round"
-            ),
+            models.CheckConstraint(condition=Q(rounds_planned__gte=1), name="league_plans_at_least_one_round"),
+            models.CheckConstraint(condition=Q(state__in=["active", "finished"]), name="league_state_known"),
         ]
 
     def __str__(self):
@@ -28,31 +43,75 @@ class RoundState(models.TextChoices):
     FINAL = "final", "Final"
 
 
+class LandRule(models.TextChoices):
+    """Rule 7.3. Any land rule brings the Land Rule Banned List into play."""
+
+    NONE = "none", "No land rule"
+    LR = "LR", "Land Rule (LR)"
+    ELR = "ELR", "Extra Land Rule (ELR)"
+    DLR = "DLR", "Draw Land Rule (DLR)"
+
+
 class Round(models.Model):
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    title = models.CharField(max_length=200)
-    hand_size = models.PositiveSmallIntegerField()
+    title = models.CharField(max_length=200, help_text='For example "5 Card Alphabetized".')
+    hand_size = models.PositiveSmallIntegerField(default=5)
+    land_rule = models.CharField(max_length=4, choices=LandRule.choices, default=LandRule.NONE)
+    life_rule = models.BooleanField(default=False, help_text="Rule 7.5: the life rule variant is in use.")
+    backbuild = models.BooleanField(default=False, help_text="Rule 7.6: backbuild against the specified hands.")
+    backbuild_hands = models.TextField(blank=True, help_text="The specified hands for backbuild, as forum text.")
+    sanctioned_format = models.CharField(
+        max_length=20, blank=True, help_text="Rule 7.4: only cards from sets legal in this format. Blank: none."
+    )
+    allowed_sets = models.JSONField(
+        default=list, blank=True, help_text='Set codes a hand may draw from (e.g. ["ISD"]). Empty: any set.'
+    )
+    extra_banned = models.JSONField(default=list, blank=True, help_text="The round's additional banned cards.")
+    format_rule = models.TextField(blank=True, help_text="The round's own rule, in Markdown.")
+    bonus_rule = models.TextField(blank=True, help_text="Rule 7.7: how bonus League points are earned, if any.")
+    commentary = models.TextField(blank=True, help_text="The moderator's notes for players, in Markdown.")
     deadline = models.DateTimeField()
     state = models.CharField(max_length=10, choices=RoundState.choices, default=RoundState.DRAFT)
+    # Taken when the round opens (rule 2.1a spirit): later edits of the global lists do not change it.
+    banned_snapshot = models.JSONField(default=list, blank=True, editable=False)
+    catalog_as_of = models.DateField(null=True, blank=True, editable=False)
+    opened_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-deadline"]
         constraints = [
             models.UniqueConstraint(fields=["league", "number"], name="round_number_unique_in_league"),
-            models.CheckConstraint(
-                condition=Q(hand_size__gte=1, hand_size__lte=7), name="round_hand_size_1_to_7"
-            ),
+            models.CheckConstraint(condition=Q(hand_size__gte=1, hand_size__lte=7), name="round_hand_size_1_to_7"),
             models.CheckConstraint(condition=Q(state__in=RoundState.values), name="round_state_known"),
+            models.CheckConstraint(condition=Q(land_rule__in=LandRule.values), name="round_land_rule_known"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_1"),
         ]
         indexes = [models.Index(fields=["state", "deadline"])]
 
     def __str__(self):
-        return f"{self.league} round {self.number}: {self.title}"
+        return f"{self.code} {self.title}"
+
+    @property
+    def code(self):
+        """How the forum names a round: league number and round number, e.g. 45:01."""
+        if self.league.number is None:
+            return f"{self.league.name} #{self.number:02d}"
+        return f"{self.league.number}:{self.number:02d}"
+
+    def get_absolute_url(self):
+        return reverse("rounds:round-detail", args=[self.pk])
 
     def state_at(self, now):
         """The state a visitor sees at `now`: an open round whose deadline has passed is revealed."""
         if self.state == RoundState.OPEN and self.deadline <= now:
             return RoundState.REVEALED
         return RoundState(self.state)
+
+    def accepts_hands_at(self, now):
+        return self.state_at(now) == RoundState.OPEN

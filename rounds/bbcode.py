@@ -1,0 +1,77 @@
+"""Forum posts (BBCode) that announce a round, in the forum's own layout."""
+
+from datetime import UTC
+
+from django.utils.dateformat import format as format_date
+
+from .models import LandRule
+from .services.leagues import effective_banned_entries
+
+FORMAT_LABELS = {
+    "vintage": "Vintage",
+    "legacy": "Legacy",
+    "modern": "Modern",
+    "pioneer": "Pioneer",
+    "standard": "Standard",
+    "pauper": "Pauper",
+}
+LAND_RULE_LINES = {
+    LandRule.NONE: "None",
+    LandRule.LR: "LR — basic land rule (7.3a); the Land Rule Banned List applies",
+    LandRule.ELR: "ELR — extra land rule (7.3b); the Land Rule Banned List applies",
+    LandRule.DLR: "DLR — draw land rule (7.3c); the Land Rule Banned List applies",
+}
+
+
+def format_label(key):
+    return FORMAT_LABELS.get(key, key.title()) if key else ""
+
+
+def variant_lines(round_):
+    """The round's variants in the order of the rules text (7.3 land rule is shown on its own line)."""
+    lines = []
+    if round_.sanctioned_format:
+        lines.append(f"Sanctioned format (7.4): {format_label(round_.sanctioned_format)} — only cards from sets legal in it")
+    if round_.allowed_sets:
+        lines.append(f"Allowed sets: {', '.join(round_.allowed_sets)}")
+    if round_.life_rule:
+        lines.append("Life Rule (7.5): the higher life total wins a game nobody would win otherwise")
+    if round_.backbuild:
+        lines.append("Backbuild (7.6): your hand must beat the specified hands")
+    if round_.bonus_rule:
+        lines.append(f"Bonus points (7.7): {round_.bonus_rule.strip()}")
+    return lines
+
+
+def deadline_utc_text(deadline):
+    return format_date(deadline.astimezone(UTC), "l j F Y, H:i") + " UTC"
+
+
+def announcement(round_, round_url):
+    extra = [entry["name"] for entry in effective_banned_entries(round_) if entry["list"] == "round"]
+    parts = [f"[size=5][b]{round_.code} — {round_.title}[/b][/size]", ""]
+    if round_.format_rule.strip():
+        parts += [round_.format_rule.strip(), ""]
+    parts.append(f"[b]Deck Size:[/b] {round_.hand_size}")
+    parts.append(f"[b]Land Rule:[/b] {LAND_RULE_LINES[LandRule(round_.land_rule)]}")
+    for line in variant_lines(round_):
+        parts.append(f"[b]{line.split(':', 1)[0]}:[/b]{line.split(':', 1)[1]}")
+    if round_.backbuild and round_.backbuild_hands.strip():
+        parts += ["", "[b]Specified hands for backbuild:[/b]", round_.backbuild_hands.strip()]
+    parts.append(
+        "[b]Additional Banned list:[/b] "
+        + (" / ".join(extra) if extra else "None")
+        + " (please remember to check the regular PHM Banned List"
+        + (" and the Land Rule Banned List" if round_.land_rule != LandRule.NONE else "")
+        + ")"
+    )
+    parts += [
+        "",
+        f"[b]Deadline:[/b] {deadline_utc_text(round_.deadline)}",
+        "",
+        f"[b]How to submit:[/b] log in at [url={round_url}]{round_url}[/url] and enter your hand there "
+        "(you can change it until the deadline). Hands stay secret until the deadline.",
+    ]
+    if round_.commentary.strip():
+        parts += ["", round_.commentary.strip()]
+    return "\n".join(parts) + "\n"

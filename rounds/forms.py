@@ -1,0 +1,124 @@
+"""Moderator forms for leagues and rounds. They only collect input; rounds.services.leagues decides."""
+
+import re
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+from .models import LandRule, League
+
+FORMAT_CHOICES = [
+    ("", "None — any Vintage-legal card"),
+    ("vintage", "Vintage"),
+    ("legacy", "Legacy"),
+    ("modern", "Modern"),
+    ("pioneer", "Pioneer"),
+    ("standard", "Standard"),
+    ("pauper", "Pauper"),
+]
+
+
+def split_card_names(text):
+    """Extra bans as typed: one card per line, or separated by " / " (a split card's " // " stays whole)."""
+    names = []
+    for line in (text or "").splitlines():
+        names += [part.strip() for part in re.split(r"(?<!/)\s/\s(?!/)", line) if part.strip()]
+    return names
+
+
+class DeadlineInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(max_length=100, help_text='For example "League 45": its number is used in round codes.')
+    rounds_planned = forms.IntegerField(min_value=1, max_value=20, initial=4, help_text="Normally 4 (rule 5.1).")
+    moderators = forms.ModelMultipleChoiceField(
+        queryset=get_user_model().objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Leave empty to let every site moderator manage this league.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["moderators"].queryset = (
+            get_user_model()
+            .objects.filter(Q(is_superuser=True) | Q(groups__name="moderators"))
+            .distinct()
+            .order_by("username")
+        )
+
+
+class RoundForm(forms.Form):
+    league = forms.ModelChoiceField(queryset=League.objects.none(), empty_label=None)
+    title = forms.CharField(max_length=200, help_text='For example "5 Card Alphabetized".')
+    hand_size = forms.TypedChoiceField(
+        choices=[(n, f"{n} card{'s' if n > 1 else ''}") for n in range(1, 8)], coerce=int, initial=5
+    )
+    deadline = forms.DateTimeField(widget=DeadlineInput(), help_text="In your time zone (see your profile).")
+    land_rule = forms.ChoiceField(choices=LandRule.choices, initial=LandRule.NONE, label="Land rule (7.3)")
+    life_rule = forms.BooleanField(required=False, label="Life Rule (7.5)")
+    backbuild = forms.BooleanField(required=False, label="Backbuild (7.6)")
+    backbuild_hands = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="The specified hands, as forum text."
+    )
+    sanctioned_format = forms.ChoiceField(choices=FORMAT_CHOICES, required=False, label="Sanctioned format (7.4)")
+    allowed_sets = forms.CharField(
+        required=False, help_text='Set codes, comma-separated (e.g. "ISD, DKA"). Empty: any set.'
+    )
+    extra_banned = forms.CharField(
+        required=False,
+        label="Additional banned cards",
+        widget=forms.Textarea(attrs={"rows": 3, "class": "font-monospace"}),
+        help_text="One card per line (or Card / Card). Unknown names are refused with suggestions.",
+    )
+    format_rule = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 5}), help_text="The round's own rule. Markdown."
+    )
+    bonus_rule = forms.CharField(
+        required=False, label="Bonus points (7.7)", widget=forms.Textarea(attrs={"rows": 2})
+    )
+    commentary = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="Markdown.")
+
+    def __init__(self, *args, leagues=(), locked_fields=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["league"].queryset = League.objects.filter(pk__in=[league.pk for league in leagues])
+        for name in locked_fields:
+            self.fields[name].disabled = True
+            self.fields[name].help_text = "Fixed once the round is open."
+
+    def rule_values(self):
+        """The cleaned values in the shape the round services take."""
+        values = dict(self.cleaned_data)
+        values.pop("league", None)
+        values["extra_banned"] = split_card_names(values.get("extra_banned", ""))
+        values["allowed_sets"] = [c for c in re.split(r"[\s,]+", values.get("allowed_sets", "")) if c]
+        return values
+
+    @staticmethod
+    def initial_for(round_):
+        return {
+            "league": round_.league_id,
+            "title": round_.title,
+            "hand_size": round_.hand_size,
+            "deadline": round_.deadline,
+            "land_rule": round_.land_rule,
+            "life_rule": round_.life_rule,
+            "backbuild": round_.backbuild,
+            "backbuild_hands": round_.backbuild_hands,
+            "sanctioned_format": round_.sanctioned_format,
+            "allowed_sets": ", ".join(round_.allowed_sets),
+            "extra_banned": "\n".join(round_.extra_banned),
+            "format_rule": round_.format_rule,
+            "bonus_rule": round_.bonus_rule,
+            "commentary": round_.commentary,
+        }
+
+
+class ExtendDeadlineForm(forms.Form):
+    deadline = forms.DateTimeField(widget=DeadlineInput(), label="New deadline")

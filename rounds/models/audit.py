@@ -1,0 +1,56 @@
+"""The audit trail (DESIGN.md §5): who changed what, when, from what to what. Entries are never edited."""
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+
+
+class AuditEntry(models.Model):
+    content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT)
+    object_id = models.PositiveBigIntegerField()
+    subject = GenericForeignKey("content_type", "object_id")
+    action = models.CharField(max_length=50, help_text='A dotted verb such as "round.opened".')
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+    )
+    before = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["content_type", "object_id", "-created_at"])]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self):
+        return f"{self.action} by {self.actor or 'the system'} at {self.created_at:%Y-%m-%d %H:%M}"
+
+    def changes(self):
+        """[(field, before, after)] for the fields whose value differs."""
+        keys = list(dict.fromkeys([*self.before, *self.after]))
+        return [
+            (key, self.before.get(key), self.after.get(key))
+            for key in keys
+            if self.before.get(key) != self.after.get(key)
+        ]
+
+
+def log_action(subject, action, *, actor=None, before=None, after=None, note=""):
+    """Record one change of `subject`; call it inside the transaction that makes the change."""
+    return AuditEntry.objects.create(
+        content_type=ContentType.objects.get_for_model(subject, for_concrete_model=False),
+        object_id=subject.pk,
+        action=action,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        before=before or {},
+        after=after or {},
+        note=note,
+    )
+
+
+def audit_trail(subject):
+    ct = ContentType.objects.get_for_model(subject, for_concrete_model=False)
+    return AuditEntry.objects.filter(content_type=ct, object_id=subject.pk).select_related("actor")

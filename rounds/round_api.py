@@ -1,0 +1,200 @@
+"""API for leagues and rounds (API.md: Leagues and rounds). The views call rounds.services.leagues."""
+
+from django.db.models import Count
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import ValidationError as ApiValidationError
+from rest_framework.permissions import BasePermission
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.services import is_moderator
+from phm.api import Conflict
+
+from .models import LandRule, League, Round, RoundState
+from .services import leagues as league_services
+from .services.errors import RoundConflict, RoundInputError
+
+
+class IsModerator(BasePermission):
+    message = "Only moderators can do this."
+
+    def has_permission(self, request, view):
+        return is_moderator(request.user)
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    moderators = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+
+    class Meta:
+        model = League
+        fields = ["id", "name", "number", "rounds_planned", "state", "moderators", "created_at"]
+        read_only_fields = ["id", "number", "state", "moderators", "created_at"]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    league_name = serializers.CharField(source="league.name", read_only=True)
+    code = serializers.CharField(read_only=True)
+    state = serializers.SerializerMethodField()
+    sanctioned_format = serializers.SerializerMethodField()
+    banned = serializers.SerializerMethodField()
+    entries = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = [
+            "id", "league", "league_name", "number", "code", "title", "hand_size", "land_rule", "life_rule",
+            "backbuild", "backbuild_hands", "sanctioned_format", "allowed_sets", "extra_banned", "format_rule",
+            "bonus_rule", "commentary", "deadline", "state", "banned", "entries", "catalog_as_of", "url",
+        ]
+
+    def get_state(self, round_) -> str:
+        return round_.state_at(self.context["now"])
+
+    def get_sanctioned_format(self, round_) -> str | None:
+        return round_.sanctioned_format or None
+
+    def get_banned(self, round_) -> list[str]:
+        entries = league_services.effective_banned_entries(round_, self.context.get("standing"))
+        return [entry["name"] for entry in entries]
+
+    def get_entries(self, round_) -> int:
+        count = getattr(round_, "entry_count", None)
+        return round_.hands.count() if count is None else count
+
+    def get_url(self, round_) -> str:
+        return self.context["request"].build_absolute_uri(round_.get_absolute_url())
+
+
+class RoundInputSerializer(serializers.Serializer):
+    """Types only; the rules (names, formats, deadline) are checked by the round services."""
+
+    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
+    title = serializers.CharField(max_length=200)
+    hand_size = serializers.IntegerField()
+    land_rule = serializers.ChoiceField(choices=LandRule.values, default=LandRule.NONE)
+    life_rule = serializers.BooleanField(default=False)
+    backbuild = serializers.BooleanField(default=False)
+    backbuild_hands = serializers.CharField(default="", allow_blank=True)
+    sanctioned_format = serializers.CharField(default=None, allow_null=True, allow_blank=True, max_length=20)
+    allowed_sets = serializers.ListField(child=serializers.CharField(max_length=10), default=list)
+    extra_banned = serializers.ListField(child=serializers.CharField(max_length=255), default=list)
+    format_rule = serializers.CharField(default="", allow_blank=True)
+    bonus_rule = serializers.CharField(default="", allow_blank=True)
+    commentary = serializers.CharField(default="", allow_blank=True)
+    deadline = serializers.DateTimeField()
+
+    def rule_values(self):
+        values = dict(self.validated_data)
+        values.pop("league", None)
+        if "sanctioned_format" in values:
+            values["sanctioned_format"] = values["sanctioned_format"] or ""
+        return values
+
+
+def _serialize(request, rounds, many=False):
+    context = {"request": request, "now": timezone.now(), "standing": league_services.standing_banned_entries()}
+    return RoundSerializer(rounds, many=many, context=context).data
+
+
+def _visible_rounds(user):
+    rounds = Round.objects.select_related("league").annotate(entry_count=Count("hands")).order_by("-deadline", "pk")
+    if not is_moderator(user):
+        return rounds.exclude(state=RoundState.DRAFT)
+    visible_drafts = [league.pk for league in league_services.leagues_managed_by(user)]
+    return rounds.exclude(state=RoundState.DRAFT, league__in=League.objects.exclude(pk__in=visible_drafts))
+
+
+def _round_for(request, round_id):
+    round_ = _visible_rounds(request.user).filter(pk=round_id).first()
+    if round_ is None:
+        raise NotFound("No such round.")
+    return round_
+
+
+def _require_manager(request, league):
+    if not league_services.can_manage_league(request.user, league):
+        raise PermissionDenied("You do not moderate this league.")
+
+
+def _as_api_error(error):
+    if isinstance(error, RoundInputError):
+        return ApiValidationError(error.errors)
+    return Conflict(str(error))
+
+
+class RoundListCreateView(APIView):
+    @extend_schema(responses=RoundSerializer(many=True))
+    def get(self, request):
+        return Response(_serialize(request, _visible_rounds(request.user), many=True))
+
+    @extend_schema(request=RoundInputSerializer, responses={201: RoundSerializer})
+    def post(self, request):
+        if not is_moderator(request.user):
+            raise PermissionDenied("Only moderators can open rounds.")
+        incoming = RoundInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        league = incoming.validated_data["league"]
+        _require_manager(request, league)
+        try:
+            round_ = league_services.create_round(
+                actor=request.user, league=league, now=timezone.now(), open_now=True, **incoming.rule_values()
+            )
+        except (RoundInputError, RoundConflict) as error:
+            raise _as_api_error(error) from error
+        return Response(_serialize(request, _round_for(request, round_.pk)), status=status.HTTP_201_CREATED)
+
+
+class RoundDetailView(APIView):
+    @extend_schema(responses=RoundSerializer)
+    def get(self, request, round_id):
+        return Response(_serialize(request, _round_for(request, round_id)))
+
+    @extend_schema(request=RoundInputSerializer(partial=True), responses=RoundSerializer)
+    def patch(self, request, round_id):
+        round_ = _round_for(request, round_id)
+        _require_manager(request, round_.league)
+        incoming = RoundInputSerializer(data=request.data, partial=True)
+        incoming.is_valid(raise_exception=True)
+        if "league" in incoming.validated_data and incoming.validated_data["league"] != round_.league:
+            raise Conflict("A round cannot move to another league.")
+        try:
+            league_services.update_round(
+                actor=request.user, round_id=round_.pk, now=timezone.now(), changes=incoming.rule_values()
+            )
+        except (RoundInputError, RoundConflict) as error:
+            raise _as_api_error(error) from error
+        return Response(_serialize(request, _round_for(request, round_id)))
+
+
+class RoundCloseView(APIView):
+    @extend_schema(request=None, responses=RoundSerializer)
+    def post(self, request, round_id):
+        round_ = _round_for(request, round_id)
+        _require_manager(request, round_.league)
+        try:
+            league_services.close_round_now(actor=request.user, round_id=round_.pk, now=timezone.now())
+        except RoundConflict as error:
+            raise Conflict(str(error)) from error
+        return Response(_serialize(request, _round_for(request, round_id)))
+
+
+class LeagueCreateView(generics.GenericAPIView):
+    serializer_class = LeagueSerializer
+    permission_classes = [IsModerator]
+
+    def post(self, request):
+        incoming = self.get_serializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        try:
+            league = league_services.create_league(
+                actor=request.user,
+                name=incoming.validated_data["name"],
+                rounds_planned=incoming.validated_data.get("rounds_planned", 4),
+            )
+        except RoundInputError as error:
+            raise ApiValidationError(error.errors) from error
+        return Response(self.get_serializer(league).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,59 @@
+"""Public round pages: the list, a round's rules, the forum announcement, the PHM rules."""
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from . import selectors
+from .bbcode import announcement, format_label, variant_lines
+from .markdown import render_markdown
+from .models import LandRule
+from .rules_text import phm_rules
+from .services.leagues import can_manage_league, effective_banned_entries
+
+
+def round_list(request):
+    groups = selectors.public_rounds(timezone.now())
+    return render(
+        request,
+        "rounds/round_list.html",
+        {"open_rounds": groups["open"], "revealed_rounds": groups["revealed"], "final_rounds": groups["final"]},
+    )
+
+
+def _round_or_404(request, round_id):
+    round_ = selectors.visible_round(round_id, request.user, can_manage=can_manage_league)
+    if round_ is None:
+        raise Http404("No such round.")
+    return round_
+
+
+def round_detail(request, round_id):
+    round_ = _round_or_404(request, round_id)
+    now = timezone.now()
+    context = {
+        "round": round_,
+        "state": round_.state_at(now),
+        "land_rule_label": LandRule(round_.land_rule).label,
+        "format_label": format_label(round_.sanctioned_format),
+        "variants": variant_lines(round_),
+        "format_rule_html": render_markdown(round_.format_rule),
+        "commentary_html": render_markdown(round_.commentary),
+        "banned_groups": selectors.banned_groups(effective_banned_entries(round_)),
+        "entries": selectors.entry_count(round_),
+        "can_manage": can_manage_league(request.user, round_.league),
+        "announcement": announcement(round_, request.build_absolute_uri(round_.get_absolute_url())),
+    }
+    return render(request, "rounds/round_detail.html", context)
+
+
+def round_announcement(request, round_id):
+    round_ = _round_or_404(request, round_id)
+    text = announcement(round_, request.build_absolute_uri(round_.get_absolute_url()))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="round-{round_.pk}-announcement.bbcode"'
+    return response
+
+
+def rules(request):
+    return render(request, "rounds/rules.html", {"sections": phm_rules()})

@@ -1,0 +1,344 @@
+"""Leagues and rounds: create, edit, open, extend, close. Every change is audited (DESIGN.md §5).
+
+State changes that race (a deadline edit against a close, two opens) lock the round row first.
+"""
+
+import re
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Max
+
+from accounts.services import is_moderator
+
+from ..models import League, Round, RoundState
+from ..models.audit import log_action
+from .errors import RoundConflict, RoundInputError
+
+# What the audit trail records of a round (before → after) when a moderator edits it.
+AUDITED_ROUND_FIELDS = [
+    "title",
+    "hand_size",
+    "land_rule",
+    "life_rule",
+    "backbuild",
+    "backbuild_hands",
+    "sanctioned_format",
+    "allowed_sets",
+    "extra_banned",
+    "format_rule",
+    "bonus_rule",
+    "commentary",
+    "deadline",
+    "state",
+]
+EDITABLE_WHILE_OPEN = {
+    "title",
+    "deadline",
+    "extra_banned",
+    "format_rule",
+    "bonus_rule",
+    "commentary",
+    "backbuild_hands",
+}
+MINIMUM_LEAD_TIME = timedelta(minutes=5)
+
+
+def _round_values(round_):
+    return {name: getattr(round_, name) for name in AUDITED_ROUND_FIELDS}
+
+
+def league_number_from_name(name):
+    """"League 45" → 45: the forum numbers leagues, and round codes (45:01) use that number."""
+    match = re.search(r"(\d+)\s*$", name.strip())
+    return int(match.group(1)) if match else None
+
+
+# Permissions ------------------------------------------------------------------------------------------------
+
+
+def can_manage_league(user, league):
+    """Superusers always; site moderators when the league names none, else only the league's moderators."""
+    if not is_moderator(user):
+        return False
+    if user.is_superuser:
+        return True
+    named = list(league.moderators.all())
+    return not named or user in named
+
+
+def leagues_managed_by(user):
+    if not is_moderator(user):
+        return League.objects.none()
+    leagues = League.objects.prefetch_related("moderators")
+    if user.is_superuser:
+        return leagues
+    return [league for league in leagues if can_manage_league(user, league)]
+
+
+# Leagues ----------------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_league(*, actor, name, rounds_planned=4, moderators=()):
+    name = (name or "").strip()
+    errors = {}
+    if not name:
+        errors["name"] = ["A league needs a name, such as “League 45”."]
+    elif League.objects.filter(name__iexact=name).exists():
+        errors["name"] = [f"There is already a league called “{name}”."]
+    if not isinstance(rounds_planned, int) or rounds_planned < 1:
+        errors["rounds_planned"] = ["Plan at least one round."]
+    number = league_number_from_name(name)
+    if number is not None and League.objects.filter(number=number).exists():
+        errors["name"] = [f"League number {number} is already taken."]
+    if errors:
+        raise RoundInputError(errors)
+    league = League.objects.create(name=name, number=number, rounds_planned=rounds_planned)
+    if moderators:
+        league.moderators.set(moderators)
+    log_action(
+        league,
+        "league.created",
+        actor=actor,
+        after={"name": name, "rounds_planned": rounds_planned, "moderators": [m.username for m in moderators]},
+    )
+    return league
+
+
+# Round rules ------------------------------------------------------------------------------------------------
+
+
+def _clean_rules(values, errors):
+    """Check and normalise the rule fields present in `values` (in place); problems go to `errors`."""
+    from ..catalog.resolve import resolve_name
+    from ..legality import known_format
+
+    if "title" in values:
+        values["title"] = (values["title"] or "").strip()
+        if not values["title"]:
+            errors["title"] = ["A round needs a title, such as “5 Card Alphabetized”."]
+    if "hand_size" in values:
+        size = values["hand_size"]
+        if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= 7:
+            errors["hand_size"] = ["A hand has 1 to 7 cards."]
+    if values.get("sanctioned_format"):
+        key = values["sanctioned_format"].strip().lower()
+        values["sanctioned_format"] = key
+        if not known_format(key):
+            errors["sanctioned_format"] = [f"“{key}” is not a format the card catalog knows."]
+    elif "sanctioned_format" in values:
+        values["sanctioned_format"] = ""
+    if "allowed_sets" in values:
+        values["allowed_sets"] = _clean_set_codes(values["allowed_sets"] or [], errors)
+    if "extra_banned" in values:
+        names, problems = [], []
+        for raw in values["extra_banned"] or []:
+            text = (raw or "").strip()
+            if not text:
+                continue
+            resolution = resolve_name(text)
+            if resolution.resolved and resolution.status != "fuzzy":
+                if resolution.card.name not in names:
+                    names.append(resolution.card.name)
+                continue
+            hint = ", ".join(resolution.suggestion_names[:5])
+            problems.append(f"“{text}” is not a card name we know." + (f" Did you mean: {hint}?" if hint else ""))
+        values["extra_banned"] = names
+        if problems:
+            errors["extra_banned"] = problems
+
+
+def _clean_set_codes(codes, errors):
+    from ..models import CardSet
+
+    if isinstance(codes, str):
+        codes = re.split(r"[\s,]+", codes)
+    wanted = [code.strip().upper() for code in codes if code and code.strip()]
+    known = set(CardSet.objects.filter(code__in=wanted).values_list("code", flat=True))
+    unknown = [code for code in wanted if code not in known]
+    if unknown:
+        errors["allowed_sets"] = [f"Unknown set code{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}."]
+    return list(dict.fromkeys(wanted))
+
+
+def _check_deadline(deadline, now, errors):
+    if deadline is None:
+        errors["deadline"] = ["Set a deadline."]
+    elif deadline <= now + MINIMUM_LEAD_TIME:
+        errors["deadline"] = ["The deadline must be at least 5 minutes in the future."]
+
+
+def effective_banned_entries(round_, standing=None):
+    """The round's effective banned list as [{"name","list","category"}], PHM first, then LR, then the round's.
+
+    An open round answers from its snapshot; a draft from the standing lists as they are now (pass `standing`,
+    from standing_banned_entries(), to answer many drafts with one query).
+    """
+    if round_.state != RoundState.DRAFT and round_.banned_snapshot:
+        return round_.banned_snapshot
+    return _banned_entries_now(round_, standing)
+
+
+def standing_banned_entries():
+    """The standing PHM and Land Rule lists: {"phm": [entry], "land-rule": [entry]}, in display order."""
+    from ..models import BannedCard
+
+    lists = {}
+    for entry in BannedCard.objects.select_related("banned_list").order_by(
+        "banned_list__position", "position", "card_name"
+    ):
+        lists.setdefault(entry.banned_list.key, []).append(
+            {"name": entry.card_name, "list": entry.banned_list.key, "category": entry.category}
+        )
+    return lists
+
+
+def _banned_entries_now(round_, standing=None):
+    from ..models import BannedList
+
+    standing = standing_banned_entries() if standing is None else standing
+    entries = list(standing.get(BannedList.PHM, []))
+    if round_.land_rule != "none":
+        entries += standing.get(BannedList.LAND_RULE, [])
+    entries += [{"name": name, "list": "round", "category": ""} for name in round_.extra_banned]
+    return entries
+
+
+def _take_snapshot(round_):
+    from ..catalog.resolve import catalog_as_of
+
+    round_.banned_snapshot = _banned_entries_now(round_)
+    round_.catalog_as_of = catalog_as_of()
+
+
+def _lock(round_id):
+    try:
+        return Round.objects.select_for_update().select_related("league").get(pk=round_id)
+    except Round.DoesNotExist:
+        raise RoundConflict("This round no longer exists.") from None
+
+
+def _is_open(round_, now):
+    return round_.state == RoundState.OPEN and round_.deadline > now
+
+
+# Round operations -------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_round(*, actor, league, now, open_now=False, **rules):
+    """A new round of `league`, numbered after the league's last one; opened at once when `open_now`."""
+    errors = {}
+    rules.setdefault("title", "")
+    rules.setdefault("hand_size", 5)
+    _clean_rules(rules, errors)
+    _check_deadline(rules.get("deadline"), now, errors)
+    if errors:
+        raise RoundInputError(errors)
+    League.objects.select_for_update().get(pk=league.pk)  # numbers are handed out one at a time
+    last = league.rounds.aggregate(last=Max("number"))["last"] or 0
+    round_ = Round.objects.create(league=league, number=last + 1, created_by=actor, **rules)
+    log_action(round_, "round.created", actor=actor, after=_round_values(round_))
+    if open_now:
+        return open_round(actor=actor, round_id=round_.pk, now=now)
+    return round_
+
+
+@transaction.atomic
+def update_round(*, actor, round_id, now, changes):
+    """Edit a draft freely; an open round only its texts, deadline and extra bans (API.md PATCH)."""
+    round_ = _lock(round_id)
+    if round_.state == RoundState.FINAL or (round_.state == RoundState.OPEN and round_.deadline <= now):
+        raise RoundConflict("Submissions for this round have ended: its rules can no longer change.")
+    if round_.state == RoundState.OPEN:
+        frozen = sorted(set(changes) - EDITABLE_WHILE_OPEN)
+        if frozen:
+            raise RoundConflict(
+                f"The round is open: {', '.join(frozen)} can no longer change. Only the texts, the deadline and "
+                "the extra bans can."
+            )
+    changes = dict(changes)
+    errors = {}
+    _clean_rules(changes, errors)
+    if "deadline" in changes:
+        _check_deadline(changes["deadline"], now, errors)
+    if errors:
+        raise RoundInputError(errors)
+    before = _round_values(round_)
+    for name, value in changes.items():
+        setattr(round_, name, value)
+    if round_.state == RoundState.OPEN and "extra_banned" in changes:
+        kept = [entry for entry in round_.banned_snapshot if entry["list"] != "round"]
+        round_.banned_snapshot = kept + [{"name": n, "list": "round", "category": ""} for n in round_.extra_banned]
+    round_.save()
+    after = _round_values(round_)
+    if after != before:
+        log_action(round_, "round.changed", actor=actor, before=before, after=after)
+    return round_
+
+
+@transaction.atomic
+def open_round(*, actor, round_id, now):
+    round_ = _lock(round_id)
+    if round_.state != RoundState.DRAFT:
+        raise RoundConflict(f"Only a draft can be opened; this round is {round_.state_at(now).label.lower()}.")
+    errors = {}
+    _check_deadline(round_.deadline, now, errors)
+    if errors:
+        raise RoundConflict("Move the deadline at least 5 minutes into the future before opening the round.")
+    round_.state = RoundState.OPEN
+    round_.opened_at = now
+    _take_snapshot(round_)
+    round_.save()
+    log_action(
+        round_,
+        "round.opened",
+        actor=actor,
+        before={"state": RoundState.DRAFT},
+        after={"state": RoundState.OPEN, "banned": len(round_.banned_snapshot), "catalog_as_of": round_.catalog_as_of},
+    )
+    return round_
+
+
+@transaction.atomic
+def extend_deadline(*, actor, round_id, now, new_deadline):
+    round_ = _lock(round_id)
+    if not _is_open(round_, now):
+        raise RoundConflict("Only an open round's deadline can be extended; submissions for this one have ended.")
+    if new_deadline <= round_.deadline:
+        raise RoundInputError({"deadline": ["To extend the deadline, choose a time after the current one."]})
+    before = round_.deadline
+    round_.deadline = new_deadline
+    round_.save(update_fields=["deadline", "updated_at"])
+    log_action(round_, "round.deadline_extended", actor=actor, before={"deadline": before}, after={"deadline": new_deadline})
+    return round_
+
+
+@transaction.atomic
+def close_round_now(*, actor, round_id, now):
+    """End submissions now (deadline := now). Idempotent: a round already past its deadline is left as it is."""
+    round_ = _lock(round_id)
+    if round_.state == RoundState.DRAFT:
+        raise RoundConflict("This round is a draft: open it before ending its submissions.")
+    if not _is_open(round_, now):
+        return round_
+    before = round_.deadline
+    round_.deadline = now
+    round_.save(update_fields=["deadline", "updated_at"])
+    log_action(round_, "round.closed_early", actor=actor, before={"deadline": before}, after={"deadline": now})
+    return round_
+
+
+@transaction.atomic
+def resync_banned_lists(*, actor, round_id, now):
+    """Take the standing banned lists into an open round again: the moderator's explicit choice (rule 2.1a)."""
+    round_ = _lock(round_id)
+    if not _is_open(round_, now):
+        raise RoundConflict("Only an open round's banned lists can be re-synchronised.")
+    before = {"banned": [entry["name"] for entry in round_.banned_snapshot], "catalog_as_of": round_.catalog_as_of}
+    _take_snapshot(round_)
+    round_.save(update_fields=["banned_snapshot", "catalog_as_of", "updated_at"])
+    after = {"banned": [entry["name"] for entry in round_.banned_snapshot], "catalog_as_of": round_.catalog_as_of}
+    log_action(round_, "round.banned_resynced", actor=actor, before=before, after=after)
+    return round_

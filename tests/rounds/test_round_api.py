@@ -1,0 +1,130 @@
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from rounds.models import Round, RoundState
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def as_moderator(api_client, moderator):
+    api_client.force_authenticate(moderator)
+    return api_client
+
+
+def round_body(league, **overrides):
+    return {
+        "league": league.pk,
+        "title": "4 Card Innistrad",
+        "hand_size": 4,
+        "land_rule": "DLR",
+        "life_rule": False,
+        "sanctioned_format": None,
+        "allowed_sets": ["isd", "DKA"],
+        "extra_banned": ["Delver of Secrets"],
+        "format_rule": "Only Innistrad block.",
+        "deadline": (timezone.now() + timedelta(days=4)).isoformat(),
+        **overrides,
+    }
+
+
+def test_create_round_opens_it(as_moderator, league):
+    response = as_moderator.post("/api/rounds/", round_body(league), format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["state"] == "open"
+    assert body["code"] == "45:01"
+    assert body["hand_size"] == 4
+    assert body["land_rule"] == "DLR"
+    assert body["sanctioned_format"] is None
+    assert body["allowed_sets"] == ["ISD", "DKA"]
+    assert body["extra_banned"] == ["Delver of Secrets"]
+    assert "Force of Will" in body["banned"] and "Black Lotus" in body["banned"] and "Delver of Secrets" in body["banned"]
+    assert body["entries"] == 0
+    assert Round.objects.get(pk=body["id"]).state == RoundState.OPEN
+
+
+def test_create_round_400_names_each_problem(as_moderator, league):
+    response = as_moderator.post(
+        "/api/rounds/",
+        round_body(league, hand_size=9, extra_banned=["Emrakul the Aeon's Torn"], sanctioned_format="chess"),
+        format="json",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["hand_size"] == ["A hand has 1 to 7 cards."]
+    assert "Emrakul, the Aeons Torn" in body["extra_banned"][0]
+    assert "chess" in body["sanctioned_format"][0]
+    assert not Round.objects.exists()
+
+
+def test_create_round_type_errors_are_400(as_moderator, league):
+    response = as_moderator.post("/api/rounds/", {"league": league.pk, "title": "x"}, format="json")
+    assert response.status_code == 400
+    assert set(response.json()) >= {"hand_size", "deadline"}
+
+
+def test_list_and_detail_are_public(api_client, as_moderator, league):
+    created = as_moderator.post("/api/rounds/", round_body(league), format="json").json()
+    api_client.force_authenticate(None)
+    listing = api_client.get("/api/rounds/").json()
+    assert [r["id"] for r in listing] == [created["id"]]
+    detail = api_client.get(f"/api/rounds/{created['id']}/").json()
+    assert detail["title"] == "4 Card Innistrad"
+    assert parse_datetime(detail["deadline"]) == parse_datetime(created["deadline"])
+
+
+def test_patch_deadline_and_texts_while_open_but_not_hand_size(as_moderator, league):
+    created = as_moderator.post("/api/rounds/", round_body(league), format="json").json()
+    later = (timezone.now() + timedelta(days=6)).isoformat()
+    response = as_moderator.patch(f"/api/rounds/{created['id']}/", {"deadline": later, "commentary": "Good luck"}, format="json")
+    assert response.status_code == 200
+    assert response.json()["commentary"] == "Good luck"
+    response = as_moderator.patch(f"/api/rounds/{created['id']}/", {"hand_size": 2}, format="json")
+    assert response.status_code == 409
+    assert "hand_size" in response.json()["detail"]
+    assert response.json()["code"] == "conflict"
+
+
+def test_close_is_idempotent_and_then_patch_is_409(as_moderator, league):
+    created = as_moderator.post("/api/rounds/", round_body(league), format="json").json()
+    first = as_moderator.post(f"/api/rounds/{created['id']}/close/")
+    second = as_moderator.post(f"/api/rounds/{created['id']}/close/")
+    assert first.status_code == second.status_code == 200
+    assert first.json()["state"] == "revealed"
+    assert first.json()["deadline"] == second.json()["deadline"]
+    response = as_moderator.patch(f"/api/rounds/{created['id']}/", {"title": "late"}, format="json")
+    assert response.status_code == 409
+    assert "ended" in response.json()["detail"]
+
+
+def test_create_league(as_moderator):
+    response = as_moderator.post("/api/leagues/", {"name": "League 46", "rounds_planned": 5}, format="json")
+    assert response.status_code == 201
+    assert response.json()["number"] == 46
+    assert response.json()["rounds_planned"] == 5
+    again = as_moderator.post("/api/leagues/", {"name": "League 46"}, format="json")
+    assert again.status_code == 400
+
+
+def test_unknown_round_is_json_404(api_client):
+    response = api_client.get("/api/rounds/999999/")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+def test_api_list_query_count_is_constant(api_client, as_moderator, league, django_assert_max_num_queries):
+    for n in range(3):
+        as_moderator.post("/api/rounds/", round_body(league, title=f"R{n}"), format="json")
+    api_client.force_authenticate(None)
+    with django_assert_max_num_queries(4) as few:
+        api_client.get("/api/rounds/")
+    as_moderator.force_authenticate(league.moderators.first())
+    for n in range(10):
+        as_moderator.post("/api/rounds/", round_body(league, title=f"S{n}"), format="json")
+    api_client.force_authenticate(None)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        assert len(api_client.get("/api/rounds/").json()) == 13
