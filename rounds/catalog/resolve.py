@@ -1,0 +1,267 @@
+"""Name resolution: the one function that turns what a player typed into a catalog card.
+
+Order: exact (case-insensitive) → normalised (accents, quotes, punctuation, spacing, `//`, face names) →
+fuzzy suggestions. A fuzzy match is never accepted: it comes back with `card=None` and suggestions the user
+must confirm. Lookups run against an in-memory index built lazily from the database (three queries) and
+rebuilt when the catalog changes, so a resolution costs microseconds and no query.
+"""
+
+import bisect
+import threading
+import time
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from rapidfuzz import fuzz, process
+
+from .names import fold_accents, name_variants, normalize_name
+
+SUGGESTION_LIMIT = 5
+AUTOCOMPLETE_LIMIT = 20
+# Below this, a fuzzy candidate is noise; at or above FUZZY_CONFIDENT_SCORE it is a likely typo ("fuzzy"),
+# between the two the name is "unknown" but the candidates are still offered.
+SUGGESTION_CUTOFF = 60.0
+FUZZY_CONFIDENT_SCORE = 85.0
+# How often a process re-checks whether another process (import_cards) changed the catalog.
+REVALIDATE_SECONDS = 2.0
+REVISION_CACHE_KEY = "rounds:catalog-revision"
+REVISION_CACHE_SECONDS = 30
+
+
+class Status:
+    EXACT = "exact"
+    NORMALIZED = "normalized"
+    FUZZY = "fuzzy"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class CardRef:
+    """What resolution and autocomplete need of a card, without touching the database."""
+
+    id: int
+    name: str
+    oracle_name: str
+    slug: str
+    type_line: str
+    mana_value: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    card: CardRef
+    score: float
+
+    @property
+    def name(self):
+        return self.card.name
+
+
+@dataclass(frozen=True)
+class Resolution:
+    input: str
+    status: str
+    card: CardRef | None = None
+    suggestions: tuple = field(default_factory=tuple)
+
+    @property
+    def resolved(self):
+        return self.card is not None
+
+    @property
+    def suggestion_names(self):
+        return [suggestion.name for suggestion in self.suggestions]
+
+
+class CatalogIndex:
+    """Dictionaries from typed names to cards, plus sorted keys for autocomplete and a key list for rapidfuzz."""
+
+    def __init__(self, cards, faces, revision, as_of):
+        self.revision = revision
+        self.as_of = as_of
+        self.cards = []
+        self.exact = {}
+        ranked = {}  # normalised key → (rank, card position): the best claim on a key wins
+        position_by_id = {}
+        for row in cards:
+            position = len(self.cards)
+            position_by_id[row["id"]] = position
+            self.cards.append(
+                CardRef(
+                    row["id"],
+                    row["name"],
+                    row["oracle_name"],
+                    row["slug"],
+                    row["type_line"],
+                    row["mana_value"],
+                )
+            )
+            # Prefer paper cards, then the oldest, when two cards claim one key ("Fire": Fire // Ice, not Start // Fire).
+            tiebreak = (not row["paper"], str(row["first_printed"] or "9999"), row["name"])
+            for own_name in (row["name"], row["oracle_name"]):
+                self.exact.setdefault(own_name.strip().casefold(), position)
+                for variant_rank, key in enumerate(name_variants(own_name)):
+                    self._claim(ranked, key, (variant_rank, *tiebreak), position)
+        for card_id, face_name in faces:
+            position = position_by_id.get(card_id)
+            if position is None:
+                continue
+            card = self.cards[position]
+            for variant_rank, key in enumerate(name_variants(face_name)):
+                self._claim(ranked, key, (2 + variant_rank, card.name), position)
+        self.normalized = {key: position for key, (_, position) in ranked.items()}
+        self.sorted_keys = sorted(self.normalized)
+        self.sorted_positions = [self.normalized[key] for key in self.sorted_keys]
+
+    @staticmethod
+    def _claim(ranked, key, rank, position):
+        if key and (key not in ranked or rank < ranked[key][0]):
+            ranked[key] = (rank, position)
+
+    def __len__(self):
+        return len(self.cards)
+
+    def lookup(self, text):
+        position = self.exact.get(text.strip().casefold())
+        if position is not None:
+            return Status.EXACT, self.cards[position]
+        position = self.normalized.get(normalize_name(text))
+        if position is not None:
+            return Status.NORMALIZED, self.cards[position]
+        return None, None
+
+    def suggest(self, text, limit=SUGGESTION_LIMIT):
+        """Closest catalog names by normalised Indel similarity (rapidfuzz `ratio`), best first, one per card.
+
+        `ratio` with a score cutoff is the fast scorer here (its cutoff prunes by length); WRatio and the
+        token scorers cost 10–20× more over 30k names for no better typo ranking.
+        """
+        key = normalize_name(text)
+        if not key:
+            return ()
+        matches = process.extract(
+            key,
+            self.sorted_keys,
+            scorer=fuzz.ratio,
+            processor=None,
+            limit=limit * 3,
+            score_cutoff=SUGGESTION_CUTOFF,
+        )
+        suggestions, seen = [], set()
+        for _, score, key_position in matches:
+            card = self.cards[self.sorted_positions[key_position]]
+            if card.id not in seen:
+                seen.add(card.id)
+                suggestions.append(Suggestion(card, round(score, 1)))
+            if len(suggestions) == limit:
+                break
+        return tuple(suggestions)
+
+    def autocomplete(self, text, limit=AUTOCOMPLETE_LIMIT):
+        """Cards whose name (or a face name) starts with what was typed, then those containing it."""
+        key = normalize_name(text)
+        if not key:
+            return []
+        found, seen = [], set()
+
+        def take(position):
+            card = self.cards[position]
+            if card.id not in seen:
+                seen.add(card.id)
+                found.append(card)
+            return len(found) >= limit
+
+        start = bisect.bisect_left(self.sorted_keys, key)
+        for index in range(start, len(self.sorted_keys)):
+            if not self.sorted_keys[index].startswith(key):
+                break
+            if take(self.sorted_positions[index]):
+                return found
+        for index, candidate in enumerate(self.sorted_keys):
+            if key in candidate and not candidate.startswith(key) and take(self.sorted_positions[index]):
+                break
+        return found
+
+
+_lock = threading.Lock()
+_index = None
+_checked_at = 0.0
+
+
+def _current_revision():
+    """Identifier of the catalog's latest load; cached so that most processes never ask the database."""
+    revision = cache.get(REVISION_CACHE_KEY)
+    if revision is None:
+        from rounds.models import CatalogVersion
+
+        revision = CatalogVersion.objects.order_by("-id").values_list("id", flat=True).first() or 0
+        cache.set(REVISION_CACHE_KEY, revision, REVISION_CACHE_SECONDS)
+    return revision
+
+
+def _build_index():
+    from rounds.models import Card, CardFace, CatalogVersion
+
+    latest = CatalogVersion.objects.order_by("-id").values("id", "as_of").first() or {"id": 0, "as_of": None}
+    cards = Card.objects.order_by("id").values(
+        "id", "name", "oracle_name", "slug", "type_line", "mana_value", "first_printed", "paper"
+    )
+    faces = CardFace.objects.order_by("card_id", "position").values_list("card_id", "name")
+    return CatalogIndex(
+        cards.iterator(chunk_size=5000), faces.iterator(chunk_size=5000), latest["id"], latest["as_of"]
+    )
+
+
+def get_index():
+    """The process's index, built on first use and rebuilt when another load changed the catalog."""
+    global _index, _checked_at
+    now = time.monotonic()
+    index = _index
+    if index is not None and now - _checked_at < REVALIDATE_SECONDS:
+        return index
+    with _lock:
+        if _index is not None and now - _checked_at < REVALIDATE_SECONDS:
+            return _index
+        if _index is None or _current_revision() != _index.revision:
+            _index = _build_index()
+            cache.set(REVISION_CACHE_KEY, _index.revision, REVISION_CACHE_SECONDS)
+        _checked_at = time.monotonic()
+        return _index
+
+
+def invalidate_index():
+    """Drop this process's index and tell the others (through the cache) to rebuild theirs."""
+    global _index
+    with _lock:
+        _index = None
+    cache.delete(REVISION_CACHE_KEY)
+
+
+def resolve_name(text, *, index=None):
+    """Resolve one typed card name. Never raises on odd input; an empty name is simply unknown."""
+    text = text if isinstance(text, str) else ""
+    index = index or get_index()
+    if not text.strip():
+        return Resolution(input=text, status=Status.UNKNOWN)
+    status, card = index.lookup(text)
+    if card is not None:
+        return Resolution(input=text, status=status, card=card)
+    suggestions = index.suggest(text)
+    confident = bool(suggestions) and suggestions[0].score >= FUZZY_CONFIDENT_SCORE
+    return Resolution(
+        input=text, status=Status.FUZZY if confident else Status.UNKNOWN, suggestions=suggestions
+    )
+
+
+def search_cards(text, limit=AUTOCOMPLETE_LIMIT):
+    """Autocomplete: up to `limit` cards matching what was typed so far."""
+    return get_index().autocomplete(text if isinstance(text, str) else "", limit=limit)
+
+
+def catalog_as_of():
+    return get_index().as_of
+
+
+def same_card_key(text):
+    """Key for names that are not in the catalog (moderator-accepted cards): normalised, apostrophes dropped."""
+    return fold_accents(normalize_name(text)).replace("'", "")
