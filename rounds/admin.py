@@ -96,7 +96,15 @@ class BannedListAdmin(ModeratorPermissions, admin.ModelAdmin):
 
 @admin.register(BannedListChange)
 class BannedListChangeAdmin(ModeratorPermissions, admin.ModelAdmin):
-    list_display = ["changed_at", "banned_list", "action", "card_name", "category_before", "category_after", "changed_by"]
+    list_display = [
+        "changed_at",
+        "banned_list",
+        "action",
+        "card_name",
+        "category_before",
+        "category_after",
+        "changed_by",
+    ]
     list_filter = ["banned_list", "action"]
     search_fields = ["card_name"]
     list_select_related = ["banned_list", "changed_by"]

@@ -40,7 +40,9 @@ class HandRules:
         if self.hand_size is not None and not 1 <= self.hand_size <= 7:
             raise RulesError(f"Hand size must be between 1 and 7, not {self.hand_size}.")
         if self.land_rule not in LandRule.values:
-            raise RulesError(f"Unknown land rule {self.land_rule!r}: use one of {', '.join(LandRule.values)}.")
+            raise RulesError(
+                f"Unknown land rule {self.land_rule!r}: use one of {', '.join(LandRule.values)}."
+            )
         if self.sanctioned_format is not None and not known_format(self.sanctioned_format):
             raise RulesError(
                 f"Unknown format {self.sanctioned_format!r}: the catalog knows {', '.join(CORE_FORMATS)}."
@@ -107,7 +109,9 @@ def _banned_entries():
     """Entries of the standing lists, keyed by list: [(card ids the name resolves to, normalised name, entry)]."""
     index = get_index()
     lists = {BannedList.PHM: [], BannedList.LAND_RULE: []}
-    for entry in BannedCard.objects.select_related("banned_list").order_by("banned_list__position", "position"):
+    for entry in BannedCard.objects.select_related("banned_list").order_by(
+        "banned_list__position", "position"
+    ):
         resolution = resolve_name(entry.card_name, index=index)
         card_id = resolution.card.id if resolution.resolved else None
         lists.setdefault(entry.banned_list.key, []).append((card_id, entry.normalized_name, entry))
@@ -145,7 +149,9 @@ def check_hand(card_inputs, rules=None):
     if rules.allowed_sets is not None and card_ids:
         allowed = {code.upper() for code in rules.allowed_sets}
         printed_in_allowed = set(
-            Printing.objects.filter(card_id__in=card_ids, card_set__code__in=allowed).values_list("card_id", flat=True)
+            Printing.objects.filter(card_id__in=card_ids, card_set__code__in=allowed).values_list(
+                "card_id", flat=True
+            )
         )
     banned = _banned_entries()
     extra = []
@@ -187,7 +193,9 @@ def check_hand(card_inputs, rules=None):
                     )
         for card_id_banned, name_key, _ in extra:
             if _matches(card_id, key, (card_id_banned, name_key)):
-                problems.append(Problem("round_banned", f"{verdict.name} is on this round's additional banned list."))
+                problems.append(
+                    Problem("round_banned", f"{verdict.name} is on this round's additional banned list.")
+                )
                 break
 
     hand_problems = []

@@ -88,7 +88,10 @@ def accept_card_problem(round_, name):
     resolution = resolve_name(name)
     if resolution.resolved:
         return f"{resolution.card.name} is already in the card catalog; there is nothing to accept."
-    if round_ is not None and AcceptedCard.objects.filter(round=round_, normalized_name=normalize_name(name)).exists():
+    if (
+        round_ is not None
+        and AcceptedCard.objects.filter(round=round_, normalized_name=normalize_name(name)).exists()
+    ):
         return f"{name} was already accepted for this round."
     return None
 

@@ -17,7 +17,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("hand", help='The hand as posted on the forum: "Card / Card / Card".')
         parser.add_argument("--size", type=int, help="Exact number of cards the hand must have (1-7).")
-        parser.add_argument("--land-rule", default=LandRule.NONE, help="none, LR, ELR or DLR (default: none).")
+        parser.add_argument(
+            "--land-rule", default=LandRule.NONE, help="none, LR, ELR or DLR (default: none)."
+        )
         parser.add_argument("--format", dest="sanctioned_format", help="Sanctioned format key, e.g. modern.")
         parser.add_argument("--ban", default="", help='Round\'s extra banned cards, separated by ";".')
 
@@ -25,7 +27,9 @@ class Command(BaseCommand):
         names = parse_hand_list(hand)
         if not names:
             raise CommandError("The hand list is empty.", returncode=EXIT_USAGE)
-        land_rule = {value.casefold(): value for value in LandRule.values}.get(land_rule.casefold(), land_rule)
+        land_rule = {value.casefold(): value for value in LandRule.values}.get(
+            land_rule.casefold(), land_rule
+        )
         rules = HandRules(
             hand_size=size,
             land_rule=land_rule,

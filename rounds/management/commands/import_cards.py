@@ -16,7 +16,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("source", nargs="?", help="Path or http(s) URL of the card data file.")
         parser.add_argument(
-            "--as-of", type=datetime.date.fromisoformat, help="Date of the data (YYYY-MM-DD), when the file has none."
+            "--as-of",
+            type=datetime.date.fromisoformat,
+            help="Date of the data (YYYY-MM-DD), when the file has none.",
         )
         parser.add_argument("--no-progress", action="store_true", help="Do not show the progress bar.")
 
