@@ -13,6 +13,7 @@ MAX_COUNT = 99  # larger leading numbers are part of a name ("1996 World Champio
 _SEPARATOR = re.compile(r"(?:(?<=\s)|^)(?<!/)/(?!/)|(?<!/)/(?!/)(?=\s|$)")
 _COUNT = re.compile(r"(\d+)\s*[xX]?\s+(\S.*)", re.DOTALL)
 _SPACES = re.compile(r"\s+")
+_BARE_SLASH = re.compile(r"(?<!/)/(?!/)")
 
 
 def _split_count(token):
@@ -24,8 +25,21 @@ def _split_count(token):
     return 1, token
 
 
-def parse_hand_list(text):
-    """The card names of a forum hand list, in order, with counts expanded. Never raises on any string."""
+def _split_bare_slashes(name, is_card):
+    """`Black Lotus/Conjurer's Bauble` (no spaces at all) is two cards when the whole is not a card and each
+    part is; `Wear/Tear` stays one split card. Only decidable with the catalog, hence `is_card`."""
+    parts = [part.strip() for part in _BARE_SLASH.split(name)]
+    if len(parts) > 1 and all(parts) and not is_card(name) and all(is_card(part) for part in parts):
+        return parts
+    return [name]
+
+
+def parse_hand_list(text, is_card=None):
+    """The card names of a forum hand list, in order, with counts expanded. Never raises on any string.
+
+    With `is_card` (a name → bool predicate, e.g. "the resolver knows it"), slashes without any space are
+    also read as separators where that turns one unknown name into known cards.
+    """
     if not isinstance(text, str):
         return []
     cards = []
@@ -36,8 +50,10 @@ def parse_hand_list(text):
                 continue
             count, name = _split_count(token)
             name = name.strip()
-            if name:
-                cards.extend([name] * count)
+            if not name:
+                continue
+            for card in _split_bare_slashes(name, is_card) if is_card and "/" in name else [name]:
+                cards.extend([card] * count)
     return cards
 
 

@@ -265,3 +265,8 @@ def catalog_as_of():
 def same_card_key(text):
     """Key for names that are not in the catalog (moderator-accepted cards): normalised, apostrophes dropped."""
     return fold_accents(normalize_name(text)).replace("'", "")
+
+
+def is_known_card(text):
+    """Predicate for the hand-list parser: the name resolves exactly or by normalisation."""
+    return resolve_name(text).resolved

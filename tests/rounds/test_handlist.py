@@ -53,3 +53,15 @@ split_name = st.tuples(name_text, name_text).map(lambda halves: " // ".join(halv
 def test_printed_names_parse_back(names):
     assert parse_hand_list(format_hand_list(names)) == names
     assert parse_hand_list(format_hand_list(names, separator="\n")) == names
+
+
+@pytest.mark.django_db
+def test_slashes_without_spaces_split_only_where_the_catalog_says_so(catalog_index):
+    from rounds.catalog.resolve import is_known_card
+
+    text = "Black Lotus/Conjurer's Bauble/Leyline of the Void/Thalia, Guardian of Thraben/Wipe Away"
+    assert parse_hand_list(text) == [text]
+    assert parse_hand_list(text, is_card=is_known_card) == [
+        "Black Lotus", "Conjurer's Bauble", "Leyline of the Void", "Thalia, Guardian of Thraben", "Wipe Away",
+    ]  # fmt: skip
+    assert parse_hand_list("Wear/Tear / 2 Mox Pearl", is_card=is_known_card) == ["Wear/Tear", "Mox Pearl", "Mox Pearl"]

@@ -3,6 +3,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from rounds.catalog.handlist import parse_hand_list
+from rounds.catalog.resolve import is_known_card
 from rounds.legality import HandRules, LandRule, RulesError, check_hand
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_USAGE = 0, 1, 2
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("--ban", default="", help='Round\'s extra banned cards, separated by ";".')
 
     def handle(self, *args, hand, size, land_rule, sanctioned_format, ban, **options):
-        names = parse_hand_list(hand)
+        names = parse_hand_list(hand, is_card=is_known_card)
         if not names:
             raise CommandError("The hand list is empty.", returncode=EXIT_USAGE)
         land_rule = {value.casefold(): value for value in LandRule.values}.get(
