@@ -102,7 +102,9 @@ class CardSearchView(APIView):
 
     @extend_schema(
         summary="Autocomplete card names",
-        description=f"Up to {AUTOCOMPLETE_LIMIT} cards whose name (or a face name) starts with, then contains, `q`.",
+        description=(
+            f"Up to {AUTOCOMPLETE_LIMIT} cards whose name (or a face name) starts with, then contains, `q`."
+        ),
         parameters=[OpenApiParameter("q", str, required=True, description="What has been typed so far.")],
         responses=CardSummarySerializer(many=True),
     )
@@ -117,9 +119,10 @@ class CardResolveView(APIView):
     @extend_schema(
         summary="Resolve a typed card name",
         description=(
-            "exact (case-insensitive) → normalized (accents, quotes, punctuation, `//` spacing, face names) → "
-            "fuzzy. A fuzzy match is never accepted: `card` is null and `suggestions` (best first) must be "
-            "confirmed by the user. `unknown`: nothing close enough; the catalog may lack a new card."
+            "exact (case-insensitive) → normalized (accents, quotes, punctuation, `//` spacing, face "
+            "names) → fuzzy. A fuzzy match is never accepted: `card` is null and `suggestions` (best "
+            "first) must be confirmed by the user. `unknown`: nothing close enough; the catalog may lack "
+            "a new card."
         ),
         parameters=[OpenApiParameter("name", str, required=True, description="The card name as typed.")],
         responses=ResolutionSerializer,

@@ -9,8 +9,8 @@ BANNED_LISTS = [
         "key": "phm",
         "name": "PHM Banned List",
         "description": (
-            "Banned in all Perfect Hand Magic League rounds unless the round's rules say otherwise. A round may "
-            "ban more cards, but always includes these."
+            "Banned in all Perfect Hand Magic League rounds unless the round's rules say otherwise. "
+            "A round may ban more cards, but always includes these."
         ),
         "cards": {
             "acceleration": ["Channel", "Fastbond", "Flash", "Show and Tell"],
@@ -29,8 +29,8 @@ BANNED_LISTS = [
         "key": "land-rule",
         "name": "Land Rule Banned List",
         "description": (
-            "Banned in Perfect Hand Magic League rounds when a Land Rule (LR, ELR or DLR) is used. The round's "
-            "rules carry a reminder."
+            "Banned in Perfect Hand Magic League rounds when a Land Rule (LR, ELR or DLR) is used. "
+            "The round's rules carry a reminder."
         ),
         "cards": {
             "acceleration": ["Black Lotus"],
@@ -45,7 +45,9 @@ BANNED_LISTS = [
 
 
 def seed_banned_lists(banned_list_model, banned_card_model, normalize):
-    """Create the lists that do not exist yet, with their cards. Lists that exist are left as moderators keep them."""
+    """Create the lists that do not exist yet, with their cards.
+
+    Lists that exist are left as moderators keep them."""
     created = 0
     for position, spec in enumerate(BANNED_LISTS):
         banned_list, was_created = banned_list_model.objects.get_or_create(

@@ -24,7 +24,7 @@ class LandRule(models.TextChoices):
 
 
 class RulesError(ValueError):
-    """The rules themselves are wrong (unknown format, hand size out of range): a usage error, not a verdict."""
+    """The rules themselves are wrong (unknown format, hand size out of range): a usage error."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def catalog_date_text(as_of):
 
 
 def _banned_entries():
-    """Entries of the standing lists, keyed by list: [(card ids the name resolves to, normalised name, entry)]."""
+    """Entries of the standing lists by list key: [(card id the name resolves to, normalised name, entry)]."""
     index = get_index()
     lists = {BannedList.PHM: [], BannedList.LAND_RULE: []}
     for entry in BannedCard.objects.select_related("banned_list").order_by(
@@ -160,6 +160,7 @@ def check_hand(card_inputs, rules=None):
         extra.append((resolution.card.id if resolution.resolved else None, normalize_name(name), name))
     accepted = {normalize_name(name) for name in rules.accepted_cards}
     uses_land_rule = rules.land_rule != LandRule.NONE
+    land_rule_label = LandRule(rules.land_rule).label
 
     for verdict in verdicts:
         verdict.card = cards.get(verdict.resolution.card.id) if verdict.resolution.resolved else None
@@ -187,8 +188,9 @@ def check_hand(card_inputs, rules=None):
                     problems.append(
                         Problem(
                             "land_rule_banned",
-                            f"{verdict.name} is on the Land Rule Banned List ({entry.get_category_display()}), "
-                            f"which applies because this round uses {LandRule(rules.land_rule).label}.",
+                            f"{verdict.name} is on the Land Rule Banned List "
+                            f"({entry.get_category_display()}), which applies because this round uses "
+                            f"{land_rule_label}.",
                         )
                     )
         for card_id_banned, name_key, _ in extra:
@@ -204,7 +206,8 @@ def check_hand(card_inputs, rules=None):
         hand_problems.append(
             Problem(
                 "wrong_count",
-                f"The hand has {count} card{'s' if count != 1 else ''}; this round needs exactly {rules.hand_size}.",
+                f"The hand has {count} card{'s' if count != 1 else ''}; "
+                f"this round needs exactly {rules.hand_size}.",
             )
         )
     return HandVerdict(cards=verdicts, problems=hand_problems, rules=rules)
@@ -217,13 +220,12 @@ def _check_card_legality(card, rules, printed_in_allowed, problems):
         problems.append(Problem("vintage_banned", f"{card.name} is banned in Vintage (rule 3.2)."))
     elif vintage not in (Legality.LEGAL, Legality.RESTRICTED):
         problems.append(Problem("not_vintage_legal", f"{card.name} is not legal in Vintage (rule 3.2)."))
-    if rules.sanctioned_format:
-        # Rule 7.4: "banned" there means printed in a legal set, which is all the variant asks.
-        if card.legality(rules.sanctioned_format) == Legality.NOT_LEGAL:
-            label = format_label(rules.sanctioned_format)
-            problems.append(
-                Problem("format_not_legal", f"{card.name} is not from a set legal in {label} (rule 7.4).")
-            )
+    # Rule 7.4: "banned" in the format means printed in a legal set, which is all the variant asks.
+    if rules.sanctioned_format and card.legality(rules.sanctioned_format) == Legality.NOT_LEGAL:
+        label = format_label(rules.sanctioned_format)
+        problems.append(
+            Problem("format_not_legal", f"{card.name} is not from a set legal in {label} (rule 7.4).")
+        )
     if rules.allowed_sets is not None and card.id not in printed_in_allowed:
         sets = ", ".join(code.upper() for code in rules.allowed_sets)
         problems.append(

@@ -8,7 +8,7 @@ from .models import AcceptedCard, BannedCard, BannedList, BannedListChange, Cata
 
 
 class BannedListError(ValueError):
-    """A banned-list edit that cannot be made (duplicate card, empty name); the message is for the moderator."""
+    """A banned-list edit that cannot be made (duplicate card, empty name); the message says why."""
 
 
 def latest_catalog_version():
@@ -70,8 +70,8 @@ def change_banned_card(entry, *, card_name, category, by, note=""):
 @transaction.atomic
 def remove_banned_card(entry, *, by, note=""):
     BannedListChange.objects.create(
-        banned_list_id=entry.banned_list_id, action=BannedListChange.Action.REMOVED, card_name=entry.card_name,
-        category_before=entry.category, changed_by=by, note=note,
+        banned_list_id=entry.banned_list_id, action=BannedListChange.Action.REMOVED,
+        card_name=entry.card_name, category_before=entry.category, changed_by=by, note=note,
     )  # fmt: skip
     entry.delete()
 

@@ -19,7 +19,7 @@ def fill_empty_catalog(sender, using="default", verbosity=1, plan=None, **kwargs
     from .models import BannedCard, BannedList
 
     seed_banned_lists(BannedList, BannedCard, normalize_name)
-    result = load_snapshot_if_empty(using=using, verbosity=verbosity)
+    result = load_snapshot_if_empty(using=using)
     if result is not None and verbosity:
         print(
             f"  Loaded the card catalog: {result.added} cards, {result.printings_added} printings "

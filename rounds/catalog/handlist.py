@@ -61,6 +61,6 @@ def format_hand_list(names, separator=" / "):
     """Forum text for a list of names. A name that would read as a count gets an explicit `1 ` before it."""
     printed = []
     for name in names:
-        count, rest = _split_count(name)
+        _, rest = _split_count(name)
         printed.append(f"1 {name}" if rest != name else name)
     return separator.join(printed)

@@ -53,7 +53,7 @@ def _date(value):
 
 
 def _card_values(record, existing):
-    """Field values for a record; what the source does not know (dates, paper) is kept from the existing row."""
+    """Field values for a record; what the source does not know (dates, paper) is kept from the row."""
     first_printed = _date(record.first_printed)
     paper = record.paper
     if existing is not None:
@@ -201,9 +201,10 @@ def _write_printings(records, card_ids, using):
 
 
 def _insert_rows(model, attnames, rows, using):
-    """Multi-row INSERTs without the ORM's per-value preparation, which costs 5× the SQL itself for 100k rows.
+    """Multi-row INSERTs without the ORM's per-value preparation, which costs 5x the SQL itself for 100k rows.
 
-    `rows` are tuples in `attnames` order. Values are prepared by hand (JSON dumped, dates and numbers passed through); `auto_now` fields are filled
+    `rows` are tuples in `attnames` order. Values are prepared by hand (JSON dumped, dates and numbers
+    passed through); `auto_now` fields are filled
     here because the ORM is bypassed.
     """
     if not rows:
@@ -215,10 +216,12 @@ def _insert_rows(model, attnames, rows, using):
     columns = [field.column for field in fields] + [field.column for field in auto_now]
     connection = connections[using]
     quote = connection.ops.quote_name
-    # SQLite caps bound parameters per statement; 900 stays under every build's limit.
-    rows_per_statement = max(1, 900 // len(columns))
+    # SQLite caps bound parameters per statement (Django assumes 999); PostgreSQL takes many more.
+    max_params = connection.features.max_query_params or 30000
+    rows_per_statement = max(1, min(max_params - 1, 30000) // len(columns))
     placeholder = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    head = f"INSERT INTO {quote(opts.db_table)} ({', '.join(quote(column) for column in columns)}) VALUES "
+    # Only model metadata (quoted table and column names) is interpolated; every value is a bound parameter.
+    head = f"INSERT INTO {quote(opts.db_table)} ({', '.join(quote(column) for column in columns)}) VALUES "  # noqa: S608
     json_positions = {i for i, field in enumerate(fields) if field.get_internal_type() == "JSONField"}
     extra = [now] * len(auto_now)
     with connection.cursor() as cursor:
@@ -262,14 +265,8 @@ def catalog_tables_exist(using="default"):
     )
 
 
-def load_snapshot_if_empty(*, using="default", verbosity=1):
+def load_snapshot_if_empty(*, using="default"):
     """Load the shipped snapshot into a database that has no cards yet (after `migrate`, or a test flush)."""
     if not catalog_tables_exist(using) or Card.objects.using(using).exists():
         return None
-    result = load_snapshot(using=using)
-    if verbosity:
-        logger.info(
-            "Loaded the card catalog snapshot: %s cards in %.1f s (as of %s).",
-            result.added, result.seconds, result.version.as_of,
-        )  # fmt: skip
-    return result
+    return load_snapshot(using=using)

@@ -6,60 +6,58 @@ Pure functions, no database: the resolver, the loader and the hand-list parser a
 import re
 import unicodedata
 
-# Quote-like characters players (and forum software) produce instead of a plain apostrophe.
-_APOSTROPHES = str.maketrans(
+# One translation table does most of the work in C (resolution must cost microseconds):
+# - quote-like characters players and forum software produce become a plain apostrophe (or `"`),
+# - Æ/æ (which NFKD does not decompose) become Ae/ae, so `Æther Vial` finds `Aether Vial`,
+# - punctuation players routinely leave out (`thalia guardian of thraben`) is dropped on both sides,
+# - hyphens and dashes separate words (`Lim-Dûl`, `Will-o'-the-Wisp`), so `Lim Dul` matches too.
+_QUOTES = {
+    "\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u00b4": "'", "`": "'", "\u02bc": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\ua789": ":",
+    "\u00c6": "Ae", "\u00e6": "ae", "\u0152": "Oe", "\u0153": "oe", "\u00df": "ss",
+}  # fmt: skip
+_FOLD_TABLE = str.maketrans(_QUOTES)
+_KEY_TABLE = str.maketrans(
     {
-        "\u2018": "'",  # left single quotation mark
-        "\u2019": "'",  # right single quotation mark (the usual "curly" apostrophe)
-        "\u201b": "'",
-        "\u2032": "'",  # prime
-        "\u00b4": "'",  # acute accent used as an apostrophe
-        "`": "'",
-        "\u02bc": "'",  # modifier letter apostrophe
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\ua789": ":",  # modifier letter colon, used in a few Un-card names
-        "\u00c6": "Ae",  # Æ does not decompose under NFKD, so fold it by hand (Æther → Aether)
-        "\u00e6": "ae",
-        "\u0152": "Oe",
-        "\u0153": "oe",
-        "\u00df": "ss",
+        **_QUOTES,
+        **dict.fromkeys(',.:;!?"()\u00ae\u201c\u201d\u201e\ua789'),
+        **dict.fromkeys("-_\u2010\u2011\u2012\u2013\u2014\u2015", " "),
     }
 )
-# Punctuation players routinely leave out (`thalia guardian of thraben`) — dropped from both sides of a lookup.
-_DROPPED_PUNCTUATION = re.compile(r"[,.:;!?\"()\u00ae]")
-# Hyphens and dashes separate words (`Lim-Dûl`, `Will-o'-the-Wisp`): a space, so `Lim Dul` matches too.
-_WORD_SEPARATORS = re.compile(r"[-\u2010-\u2015_]")
-# Any run of slashes with optional spacing is the split-card separator (`Wear//Tear`, `Wear / Tear` → `wear // tear`).
+# Any run of slashes with optional spacing is the split-card separator (`Wear//Tear` → `wear // tear`).
 _SLASHES = re.compile(r"\s*/+\s*")
-_SPACES = re.compile(r"\s+")
+
+
+def _strip_combining(text):
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def fold_accents(text):
     """`Lim-Dûl's Vault` → `Lim-Dul's Vault`, `Æther Vial` → `Aether Vial`; curly quotes become `'`."""
-    text = text.translate(_APOSTROPHES)
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    text = text.translate(_FOLD_TABLE)
+    return text if text.isascii() else _strip_combining(text)
 
 
 def normalize_name(text):
     """The lookup key of a typed name: accents folded, case folded, quotes unified, spacing and `//` tidied.
 
-    Apostrophes are kept: a player who adds one the card does not have (`Emrakul the Aeon's Torn`) made a typo,
-    whereas one who leaves it out (`Mishras Workshop`) is matched through `name_variants` of the catalog side.
+    Apostrophes are kept: one the card does not have (`Emrakul the Aeon's Torn`) is a typo, whereas one
+    left out (`Mishras Workshop`) is matched through `name_variants` of the catalog side.
     """
-    text = fold_accents(text).casefold()
-    text = _DROPPED_PUNCTUATION.sub("", text)
-    text = _WORD_SEPARATORS.sub(" ", text)
-    text = _SLASHES.sub(" // ", text)
-    return _SPACES.sub(" ", text).strip()
+    text = text.translate(_KEY_TABLE)
+    if not text.isascii():
+        text = _strip_combining(text).translate(_KEY_TABLE)
+    text = text.casefold()
+    if "/" in text:
+        text = _SLASHES.sub(" // ", text)
+    return " ".join(text.split())
 
 
 def name_variants(name):
     """Keys under which a catalog name is found: its normal key, and the same without apostrophes."""
     key = normalize_name(name)
-    without_apostrophes = _SPACES.sub(" ", key.replace("'", "")).strip()
+    without_apostrophes = " ".join(key.replace("'", "").split())
     if without_apostrophes == key:
         return (key,)
     return (key, without_apostrophes)
@@ -88,7 +86,8 @@ def _looks_split(type_line):
 
 
 def display_name(oracle_name, faces, layout, type_line=""):
-    """The name as players write and export it: `A // B` for split and aftermath cards, else the front face."""
+    """The name as players write and export it: `A // B` for split and aftermath cards, else the front
+    face."""
     if len(faces) < 2:
         return oracle_name
     if layout in SPLIT_LAYOUTS:

@@ -9,12 +9,12 @@ rebuilt when the catalog changes, so a resolution costs microseconds and no quer
 import bisect
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.core.cache import cache
 from rapidfuzz import fuzz, process
 
-from .names import fold_accents, name_variants, normalize_name
+from .names import name_variants, normalize_name
 
 SUGGESTION_LIMIT = 5
 AUTOCOMPLETE_LIMIT = 20
@@ -57,12 +57,27 @@ class Suggestion:
         return self.card.name
 
 
-@dataclass(frozen=True)
 class Resolution:
-    input: str
-    status: str
-    card: CardRef | None = None
-    suggestions: tuple = field(default_factory=tuple)
+    """The outcome of resolving one typed name. A plain slotted class: resolution runs in a microsecond
+    budget, and a frozen dataclass costs more to build than the lookup itself."""
+
+    __slots__ = ("card", "input", "status", "suggestions")
+
+    def __init__(self, input, status, card=None, suggestions=()):
+        self.input = input
+        self.status = status
+        self.card = card
+        self.suggestions = suggestions
+
+    def __repr__(self):
+        return f"Resolution({self.input!r}, {self.status!r}, card={self.card and self.card.name!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Resolution) and (self.input, self.status, self.card, self.suggestions) == (
+            other.input, other.status, other.card, other.suggestions,
+        )  # fmt: skip
+
+    __hash__ = None
 
     @property
     def resolved(self):
@@ -74,7 +89,7 @@ class Resolution:
 
 
 class CatalogIndex:
-    """Dictionaries from typed names to cards, plus sorted keys for autocomplete and a key list for rapidfuzz."""
+    """Dictionaries from typed names to cards, and sorted keys for autocomplete and rapidfuzz."""
 
     def __init__(self, cards, faces, revision, as_of):
         self.revision = revision
@@ -96,7 +111,8 @@ class CatalogIndex:
                     row["mana_value"],
                 )
             )
-            # Prefer paper cards, then the oldest, when two cards claim one key ("Fire": Fire // Ice, not Start // Fire).
+            # Prefer paper cards, then the oldest, when two cards claim one key
+            # ("Fire" is Fire // Ice, not Start // Fire).
             tiebreak = (not row["paper"], str(row["first_printed"] or "9999"), row["name"])
             for own_name in (row["name"], row["oracle_name"]):
                 self.exact.setdefault(own_name.strip().casefold(), position)
@@ -121,20 +137,11 @@ class CatalogIndex:
     def __len__(self):
         return len(self.cards)
 
-    def lookup(self, text):
-        position = self.exact.get(text.strip().casefold())
-        if position is not None:
-            return Status.EXACT, self.cards[position]
-        position = self.normalized.get(normalize_name(text))
-        if position is not None:
-            return Status.NORMALIZED, self.cards[position]
-        return None, None
-
     def suggest(self, text, limit=SUGGESTION_LIMIT):
         """Closest catalog names by normalised Indel similarity (rapidfuzz `ratio`), best first, one per card.
 
         `ratio` with a score cutoff is the fast scorer here (its cutoff prunes by length); WRatio and the
-        token scorers cost 10–20× more over 30k names for no better typo ranking.
+        token scorers cost 10-20x more over 30k names for no better typo ranking.
         """
         key = normalize_name(text)
         if not key:
@@ -238,19 +245,23 @@ def invalidate_index():
 
 
 def resolve_name(text, *, index=None):
-    """Resolve one typed card name. Never raises on odd input; an empty name is simply unknown."""
-    text = text if isinstance(text, str) else ""
-    index = index or get_index()
-    if not text.strip():
-        return Resolution(input=text, status=Status.UNKNOWN)
-    status, card = index.lookup(text)
-    if card is not None:
-        return Resolution(input=text, status=status, card=card)
+    """Resolve one typed name: exact, then normalised, then fuzzy suggestions. Never raises on odd input."""
+    if index is None:
+        index = get_index()
+    if not isinstance(text, str):
+        text = ""
+    position = index.exact.get(text.strip().casefold())
+    if position is not None:
+        return Resolution(text, Status.EXACT, index.cards[position])
+    key = normalize_name(text)
+    if not key:
+        return Resolution(text, Status.UNKNOWN)
+    position = index.normalized.get(key)
+    if position is not None:
+        return Resolution(text, Status.NORMALIZED, index.cards[position])
     suggestions = index.suggest(text)
     confident = bool(suggestions) and suggestions[0].score >= FUZZY_CONFIDENT_SCORE
-    return Resolution(
-        input=text, status=Status.FUZZY if confident else Status.UNKNOWN, suggestions=suggestions
-    )
+    return Resolution(text, Status.FUZZY if confident else Status.UNKNOWN, suggestions=suggestions)
 
 
 def search_cards(text, limit=AUTOCOMPLETE_LIMIT):
@@ -260,11 +271,6 @@ def search_cards(text, limit=AUTOCOMPLETE_LIMIT):
 
 def catalog_as_of():
     return get_index().as_of
-
-
-def same_card_key(text):
-    """Key for names that are not in the catalog (moderator-accepted cards): normalised, apostrophes dropped."""
-    return fold_accents(normalize_name(text)).replace("'", "")
 
 
 def is_known_card(text):

@@ -3,7 +3,8 @@
 Formats understood (detected from the content, not the file name):
 - the shipped snapshot (`rounds/data/cards.json.gz`, described in CARDS.md),
 - Scryfall bulk data (`oracle_cards`, `default_cards`, `all_cards`: a JSON list of card objects),
-- MTGJSON `AtomicCards` (`{"meta", "data": {name: [faces]}}`) and `AllPrintings` (`{"meta", "data": {set: {...}}}`).
+- MTGJSON `AtomicCards` (`{"meta", "data": {name: [faces]}}`) and `AllPrintings`
+  (`{"meta", "data": {set: {...}}}`).
 Any of them plain `.json` or gzip-compressed, from a file or an http(s) URL.
 
 Every reader yields `CardRecord`s in the snapshot's shape; several records for one Oracle name (one per
@@ -66,7 +67,8 @@ def open_source(path_or_url):
     if parsed.scheme in ("http", "https"):
         target = tempfile.NamedTemporaryFile(prefix="phm-cards-", suffix=".json", delete=False)  # noqa: SIM115
         try:
-            request = urllib.request.Request(str(path_or_url), headers={"User-Agent": "PHM-Moderator/1"})
+            # The scheme is checked above to be http(s): no file: or custom schemes reach urlopen.
+            request = urllib.request.Request(str(path_or_url), headers={"User-Agent": "PHM-Moderator/1"})  # noqa: S310
             with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response, target:  # noqa: S310
                 shutil.copyfileobj(response, target)
         except OSError as error:
@@ -171,7 +173,7 @@ def _quality(record):
 
 
 def merge_records(records):
-    """One record per Oracle name: sets are unioned, the earliest print date kept, `paper` if any printing is."""
+    """One record per Oracle name: sets unioned, the earliest print date kept, `paper` if any printing is."""
     merged = {}
     for record in records:
         current = merged.get(record.name)
@@ -325,7 +327,7 @@ def _from_mtgjson_printings(data, meta_date):
                 and _text(card.get("name"))
                 and card.get("layout") not in _NOT_CARDS_FROM_IMPORTS
             ):
-                # One printing = the faces sharing a uuid prefix; faces of one card share its name within a set.
+                # The faces of one printing share the card's name within a set; `side` orders them.
                 by_name.setdefault(card["name"], {}).setdefault(_text(card.get("side")) or "a", card)
         for faces_by_side in by_name.values():
             faces_data = list(faces_by_side.values())

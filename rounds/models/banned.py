@@ -85,4 +85,4 @@ class BannedListChange(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_action_display()} {self.card_name} on {self.banned_list} at {self.changed_at:%Y-%m-%d}"
+        return f"{self.get_action_display()} {self.card_name} on {self.banned_list}"

@@ -144,7 +144,7 @@ class Printing(models.Model):
 
 
 class AcceptedCard(models.Model):
-    """A moderator's decision that a name the catalog lacks (a brand-new card) is a real card for one round."""
+    """A moderator's decision that a name the catalog lacks (a brand-new card) is a card, for one round."""
 
     round = models.ForeignKey("rounds.Round", on_delete=models.CASCADE, related_name="accepted_cards")
     name = models.CharField(max_length=255)

@@ -21,7 +21,11 @@ def test_autocomplete(api, django_assert_max_num_queries):
 
 @pytest.mark.parametrize(
     ("typed", "status", "name"),
-    [("Black Lotus", "exact", "Black Lotus"), ("Tear", "normalized", "Wear // Tear"), ("jotun grunt", "normalized", "Jötun Grunt")],
+    [
+        ("Black Lotus", "exact", "Black Lotus"),
+        ("Tear", "normalized", "Wear // Tear"),
+        ("jotun grunt", "normalized", "Jötun Grunt"),
+    ],
 )
 def test_resolve(api, typed, status, name, django_assert_max_num_queries):
     with django_assert_max_num_queries(0):
@@ -65,7 +69,9 @@ def test_banned_lists(api, django_assert_max_num_queries):
     lists = {banned["key"]: banned for banned in response.json()}
     assert set(lists) == {"phm", "land-rule"}
     assert lists["phm"]["name"] == "PHM Banned List"
-    assert {"name": "Force of Will", "category": "Disruption", "category_key": "disruption"} in lists["phm"]["cards"]
+    assert {"name": "Force of Will", "category": "Disruption", "category_key": "disruption"} in lists["phm"][
+        "cards"
+    ]
     assert len(lists["phm"]["cards"]) == 19
     assert {card["category"] for card in lists["phm"]["cards"]} == {
         "Acceleration", "Disruption", "Lands", "Win Conditions",

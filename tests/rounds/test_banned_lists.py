@@ -22,8 +22,14 @@ def test_add_change_remove_are_recorded(phm_list, moderator, catalog_index):
     assert entry.card_name == "Mana Drain"  # the catalog's spelling
     entry = services.change_banned_card(entry, card_name="Mana Drain", category="acceleration", by=moderator)
     services.remove_banned_card(entry, by=moderator)
-    history = list(BannedListChange.objects.order_by("id").values_list("action", "card_name", "changed_by__username"))
-    assert history == [("added", "Mana Drain", "mod"), ("changed", "Mana Drain", "mod"), ("removed", "Mana Drain", "mod")]
+    history = list(
+        BannedListChange.objects.order_by("id").values_list("action", "card_name", "changed_by__username")
+    )
+    assert history == [
+        ("added", "Mana Drain", "mod"),
+        ("changed", "Mana Drain", "mod"),
+        ("removed", "Mana Drain", "mod"),
+    ]
     change = BannedListChange.objects.get(action="changed")
     assert (change.category_before, change.category_after) == ("disruption", "acceleration")
     assert change.changed_at is not None
@@ -47,12 +53,18 @@ def test_admin_edit_is_recorded(client, phm_list, make_user, catalog_index):
     }  # fmt: skip
     for position, entry in enumerate(entries):
         prefix = f"entries-{position}-"
-        data |= {prefix + "id": entry.pk, prefix + "banned_list": phm_list.pk, prefix + "card_name": entry.card_name,
-                 prefix + "category": entry.category, prefix + "position": entry.position}  # fmt: skip
+        data |= {prefix + "id": entry.pk, prefix + "banned_list": phm_list.pk,
+                 prefix + "card_name": entry.card_name, prefix + "category": entry.category,
+                 prefix + "position": entry.position}  # fmt: skip
         if entry.card_name == "Flash":
             data[prefix + "DELETE"] = "on"
     new = f"entries-{len(entries)}-"
-    data |= {new + "banned_list": phm_list.pk, new + "card_name": "Mana Drain", new + "category": "disruption", new + "position": "9"}
+    data |= {
+        new + "banned_list": phm_list.pk,
+        new + "card_name": "Mana Drain",
+        new + "category": "disruption",
+        new + "position": "9",
+    }
     response = client.post(f"/admin/rounds/bannedlist/{phm_list.pk}/change/", data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert set(BannedListChange.objects.values_list("action", "card_name", "changed_by__username")) == {
@@ -82,9 +94,15 @@ def test_accepting_an_unknown_card_for_a_round(moderator, catalog_index):
 
     league = League.objects.create(name="League 45")
     round_ = Round.objects.create(
-        league=league, number=1, title="Round 1", hand_size=5, deadline=timezone.now() + datetime.timedelta(days=3)
+        league=league,
+        number=1,
+        title="Round 1",
+        hand_size=5,
+        deadline=timezone.now() + datetime.timedelta(days=3),
     )
-    accepted = services.accept_unknown_card(round_, name="Brand New Card", by=moderator, reason="Spoiled on 1 Feb")
+    accepted = services.accept_unknown_card(
+        round_, name="Brand New Card", by=moderator, reason="Spoiled on 1 Feb"
+    )
     assert AcceptedCard.objects.get().accepted_by == moderator and accepted.accepted_at
     assert services.accepted_card_names(round_) == ("Brand New Card",)
     with pytest.raises(services.AcceptCardError, match="already accepted"):

@@ -17,21 +17,27 @@ def run(capsys, *args):
 
 
 def test_legal_hand_exits_0(capsys, catalog_index):
-    status, out = run(capsys, "Black Lotus / Black Lotus / Black Lotus / Frost Titan / Nevermore", "--size", "5")
+    status, out = run(
+        capsys, "Black Lotus / Black Lotus / Black Lotus / Frost Titan / Nevermore", "--size", "5"
+    )
     assert status == 0
     assert out.splitlines()[0] == "1. Black Lotus: legal"
     assert out.strip().endswith("LEGAL")
 
 
 def test_land_rule_makes_it_illegal_exit_1(capsys, catalog_index):
-    status, out = run(capsys, "Black Lotus / Black Lotus / Black Lotus / Frost Titan / Nevermore", "--land-rule", "LR")
+    status, out = run(
+        capsys, "Black Lotus / Black Lotus / Black Lotus / Frost Titan / Nevermore", "--land-rule", "LR"
+    )
     assert status == 1
     assert "Land Rule Banned List" in out
     assert out.strip().endswith("ILLEGAL")
 
 
 def test_resolved_names_and_reasons_are_printed(capsys, catalog_index):
-    status, out = run(capsys, "tear / insectile aberration / Force of Will", "--format", "modern", "--ban", "Tear;Foo")
+    status, out = run(
+        capsys, "tear / insectile aberration / Force of Will", "--format", "modern", "--ban", "Tear;Foo"
+    )
     assert status == 1
     assert "1. Wear // Tear: ILLEGAL" in out and "additional banned list" in out
     assert "2. Delver of Secrets: legal" in out
@@ -46,7 +52,12 @@ def test_wrong_size_is_illegal(capsys, catalog_index):
 
 @pytest.mark.parametrize(
     "args",
-    [("Black Lotus", "--size", "9"), ("Black Lotus", "--land-rule", "XLR"), ("Black Lotus", "--format", "nope"), (" / ",)],
+    [
+        ("Black Lotus", "--size", "9"),
+        ("Black Lotus", "--land-rule", "XLR"),
+        ("Black Lotus", "--format", "nope"),
+        (" / ",),
+    ],
 )
 def test_usage_errors_exit_2(capsys, catalog_index, args):
     status, _ = run(capsys, *args)

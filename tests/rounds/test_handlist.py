@@ -42,9 +42,15 @@ def test_parser_never_crashes_and_printing_round_trips(text):
     assert parse_hand_list(format_hand_list(cards)) == cards
 
 
-name_text = st.text(
-    alphabet=st.characters(categories=["L", "N", "P", "Zs"], exclude_characters="/"), min_size=1, max_size=30
-).map(lambda text: " ".join(text.split())).filter(bool)
+name_text = (
+    st.text(
+        alphabet=st.characters(categories=["L", "N", "P", "Zs"], exclude_characters="/"),
+        min_size=1,
+        max_size=30,
+    )
+    .map(lambda text: " ".join(text.split()))
+    .filter(bool)
+)
 split_name = st.tuples(name_text, name_text).map(lambda halves: " // ".join(halves))
 
 
@@ -64,4 +70,8 @@ def test_slashes_without_spaces_split_only_where_the_catalog_says_so(catalog_ind
     assert parse_hand_list(text, is_card=is_known_card) == [
         "Black Lotus", "Conjurer's Bauble", "Leyline of the Void", "Thalia, Guardian of Thraben", "Wipe Away",
     ]  # fmt: skip
-    assert parse_hand_list("Wear/Tear / 2 Mox Pearl", is_card=is_known_card) == ["Wear/Tear", "Mox Pearl", "Mox Pearl"]
+    assert parse_hand_list("Wear/Tear / 2 Mox Pearl", is_card=is_known_card) == [
+        "Wear/Tear",
+        "Mox Pearl",
+        "Mox Pearl",
+    ]

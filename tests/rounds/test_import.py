@@ -18,7 +18,12 @@ def forget(*oracle_names):
 
 
 def test_scryfall_oracle_cards_add_then_nothing_changes(fixtures_dir):
-    names = ["Black Lotus", "Delver of Secrets // Insectile Aberration", "Fire // Ice", "Bonecrusher Giant // Stomp"]
+    names = [
+        "Black Lotus",
+        "Delver of Secrets // Insectile Aberration",
+        "Fire // Ice",
+        "Bonecrusher Giant // Stomp",
+    ]
     forget(*names)
     result = import_cards(str(fixtures_dir / "scryfall_oracle_cards.json"))
     assert (result.added, result.changed) == (4, 0)  # the token is not a card
@@ -48,7 +53,11 @@ def test_scryfall_update_keeps_the_card_and_adds_printings(fixtures_dir, tmp_pat
     printings_before = lotus.printings.count()
     records = json.loads((fixtures_dir / "scryfall_oracle_cards.json").read_text())
     records[0]["oracle_text"] = "{T}, Sacrifice this artifact: Add three mana of any one color."
-    records[0]["set"], records[0]["set_name"], records[0]["released_at"] = "vma", "Vintage Masters", "2014-06-16"
+    records[0]["set"], records[0]["set_name"], records[0]["released_at"] = (
+        "vma",
+        "Vintage Masters",
+        "2014-06-16",
+    )
     path = tmp_path / "oracle.json"
     path.write_text(json.dumps(records))
     result = import_cards(str(path))

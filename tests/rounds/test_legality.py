@@ -107,7 +107,9 @@ def test_unknown_and_fuzzy_names_explain_themselves(catalog_index):
 
 
 def test_every_problem_is_reported(catalog_index):
-    rules = HandRules(hand_size=2, land_rule=LandRule.LR, sanctioned_format="modern", extra_banned=("Black Lotus",))
+    rules = HandRules(
+        hand_size=2, land_rule=LandRule.LR, sanctioned_format="modern", extra_banned=("Black Lotus",)
+    )
     verdict = check_hand(["Black Lotus", "Force of Will", "Chaos Orb"], rules)
     assert codes(verdict) == [
         ["format_not_legal", "land_rule_banned", "round_banned"],
@@ -126,7 +128,12 @@ def test_moderator_accepted_card_is_legal(catalog_index):
 
 @pytest.mark.parametrize(
     "rules",
-    [HandRules(hand_size=0), HandRules(hand_size=8), HandRules(land_rule="XLR"), HandRules(sanctioned_format="nope")],
+    [
+        HandRules(hand_size=0),
+        HandRules(hand_size=8),
+        HandRules(land_rule="XLR"),
+        HandRules(sanctioned_format="nope"),
+    ],
 )
 def test_bad_rules_are_a_usage_error(catalog_index, rules):
     with pytest.raises(RulesError):
@@ -136,4 +143,7 @@ def test_bad_rules_are_a_usage_error(catalog_index, rules):
 def test_bounded_queries(catalog_index, django_assert_max_num_queries):
     hand = ["Black Lotus", "Force of Will", "Tear", "Frost Titan", "Nevermore", "Mox Pearl", "Time Walk"]
     with django_assert_max_num_queries(4):
-        check_hand(hand, HandRules(hand_size=7, land_rule=LandRule.LR, sanctioned_format="legacy", allowed_sets=("LEA",)))
+        check_hand(
+            hand,
+            HandRules(hand_size=7, land_rule=LandRule.LR, sanctioned_format="legacy", allowed_sets=("LEA",)),
+        )

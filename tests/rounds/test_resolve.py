@@ -34,7 +34,10 @@ def test_issue_examples_resolve(catalog_index, typed, expected, status):
 
 @pytest.mark.parametrize(
     ("typed", "expected"),
-    [("Thalia, Gaurdian of Thraben", "Thalia, Guardian of Thraben"), ("Emrakul the Aeon's Torn", "Emrakul, the Aeons Torn")],
+    [
+        ("Thalia, Gaurdian of Thraben", "Thalia, Guardian of Thraben"),
+        ("Emrakul the Aeon's Torn", "Emrakul, the Aeons Torn"),
+    ],
 )
 def test_typos_get_suggestions_but_are_never_accepted(catalog_index, typed, expected):
     resolution = resolve_name(typed)
@@ -60,7 +63,7 @@ def test_typos_get_suggestions_but_are_never_accepted(catalog_index, typed, expe
         ("Erayo, Soratami Ascendant", "Erayo, Soratami Ascendant"),
         ("Valakut Stoneforge", "Valakut Awakening"),
         ("Will o' the Wisp", "Will-o'-the-Wisp"),
-        ("\"Ach! Hans, Run!\"", "\"Ach! Hans, Run!\""),
+        ('"Ach! Hans, Run!"', '"Ach! Hans, Run!"'),
     ],
 )
 def test_more_spellings(catalog_index, typed, expected):
@@ -84,12 +87,36 @@ def test_non_string_input_is_unknown(catalog_index):
     [
         ("Wear // Tear", ["Wear", "Tear"], "split", "Instant // Instant", "Wear // Tear"),
         ("Commit // Memory", ["Commit", "Memory"], "aftermath", "Instant // Sorcery", "Commit // Memory"),
-        ("Delver of Secrets // Insectile Aberration", ["Delver of Secrets", "Insectile Aberration"], "transform", "", "Delver of Secrets"),
+        (
+            "Delver of Secrets // Insectile Aberration",
+            ["Delver of Secrets", "Insectile Aberration"],
+            "transform",
+            "",
+            "Delver of Secrets",
+        ),
         ("Bonecrusher Giant // Stomp", ["Bonecrusher Giant", "Stomp"], "adventure", "", "Bonecrusher Giant"),
-        ("Valakut Awakening // Valakut Stoneforge", ["Valakut Awakening", "Valakut Stoneforge"], "modal_dfc", "", "Valakut Awakening"),
+        (
+            "Valakut Awakening // Valakut Stoneforge",
+            ["Valakut Awakening", "Valakut Stoneforge"],
+            "modal_dfc",
+            "",
+            "Valakut Awakening",
+        ),
         ("Cease // Desist", ["Cease", "Desist"], "", "Instant // Sorcery", "Cease // Desist"),
-        ("Dazzling Theater // Prop Room", ["Dazzling Theater", "Prop Room"], "", "Enchantment \u2014 Room // Enchantment \u2014 Room", "Dazzling Theater // Prop Room"),
-        ("Virtue of Loyalty // Ardenvale Fealty", ["Virtue of Loyalty", "Ardenvale Fealty"], "", "Enchantment // Instant \u2014 Adventure", "Virtue of Loyalty"),
+        (
+            "Dazzling Theater // Prop Room",
+            ["Dazzling Theater", "Prop Room"],
+            "",
+            "Enchantment \u2014 Room // Enchantment \u2014 Room",
+            "Dazzling Theater // Prop Room",
+        ),
+        (
+            "Virtue of Loyalty // Ardenvale Fealty",
+            ["Virtue of Loyalty", "Ardenvale Fealty"],
+            "",
+            "Enchantment // Instant \u2014 Adventure",
+            "Virtue of Loyalty",
+        ),
         ("Black Lotus", ["Black Lotus"], "normal", "Artifact", "Black Lotus"),
     ],
 )
