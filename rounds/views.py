@@ -78,3 +78,14 @@ def banned_lists(request):
         "rounds/banned_lists.html",
         {"banned_lists": services.banned_lists(), "catalog": services.latest_catalog_version()},
     )
+
+
+def card_check(request):
+    """HTML fragment for htmx: how one typed name resolves, for live validation beside a card input."""
+    name = _query(request, "name") or _query(request)
+    resolution = resolve_name(name) if name.strip() else None
+    return render(
+        request,
+        "rounds/_card_check.html",
+        {"resolution": resolution, "catalog": services.latest_catalog_version() if resolution else None},
+    )

@@ -105,8 +105,14 @@ def load_card_data(card_data: CardData, *, source, as_of=None, using="default", 
     """Upsert every record of `card_data`; returns counts. Safe to run again: a second run changes nothing."""
     started = time.monotonic()
     result = LoadResult()
-    as_of = as_of or card_data.as_of or datetime.date.today()
     with transaction.atomic(using=using):
+        if as_of is None:
+            # A partial or older file does not make the catalog older than what it already holds.
+            previous = (
+                CatalogVersion.objects.using(using).order_by("-id").values_list("as_of", flat=True).first()
+            )
+            as_of = max(filter(None, [previous, card_data.as_of])) if previous or card_data.as_of else None
+            as_of = as_of or datetime.date.today()
         existing = {
             row["oracle_name"]: row
             for row in Card.objects.using(using).values(

@@ -73,7 +73,7 @@ def test_mtgjson_atomic_cards_gzip(fixtures_dir):
     forget("Wear // Tear", "Chaos Orb", "Black Lotus")
     result = import_cards(str(fixtures_dir / "mtgjson_atomic_cards.json.gz"))
     assert result.added == 3
-    assert str(result.version.as_of) == "2024-02-12"
+    assert str(result.version.as_of) == "2026-01-23"  # the snapshot's date: the file is older
     wear_tear = Card.objects.get(oracle_name="Wear // Tear")
     assert wear_tear.name == "Wear // Tear"
     assert wear_tear.mana_cost == "{1}{R} // {W}"
@@ -110,8 +110,16 @@ def test_command_prints_counts(fixtures_dir, capsys):
     forget("Chaos Orb")
     call_command("import_cards", str(fixtures_dir / "mtgjson_atomic_cards.json"), "--no-progress")
     out = capsys.readouterr().out
-    assert "1 cards added, 2 changed" in out or "1 cards added" in out
-    assert "Catalog as of 2024-02-12" in out
+    assert "Cards: 1 added, 2 changed, 0 unchanged" in out
+    # An older file does not make the catalog older than the snapshot it updates.
+    assert "Catalog as of 2026-01-23: 30663 cards." in out
+
+
+def test_as_of_option(fixtures_dir):
+    import datetime
+
+    result = import_cards(str(fixtures_dir / "mtgjson_atomic_cards.json"), as_of=datetime.date(2026, 3, 1))
+    assert str(result.version.as_of) == "2026-03-01"
 
 
 def test_file_url(fixtures_dir):
@@ -146,3 +154,35 @@ def test_missing_file_and_bad_scheme():
 def test_parse_document_rejects_lists_of_strangers():
     with pytest.raises(CardDataError):
         parse_document([{"foo": "bar"}])
+
+
+def test_file_date_is_used_when_the_catalog_has_none(fixtures_dir):
+    CatalogVersion.objects.all().delete()
+    result = import_cards(str(fixtures_dir / "mtgjson_atomic_cards.json"))
+    assert str(result.version.as_of) == "2024-02-12"
+
+
+def test_another_process_loading_cards_is_noticed(monkeypatch):
+    """The index compares the catalog's revision (cache, else the database) at most every few seconds."""
+    from django.core.cache import cache
+
+    from rounds.catalog import resolve
+
+    index = resolve.get_index()
+    monkeypatch.setattr(resolve, "REVALIDATE_SECONDS", 0)
+    assert resolve.get_index() is index  # nothing changed: same index, no rebuild
+    CatalogVersion.objects.create(source="another process", as_of="2026-02-01", card_count=1)
+    cache.delete(resolve.REVISION_CACHE_KEY)  # what the other process's invalidate_index() does
+    rebuilt = resolve.get_index()
+    assert rebuilt is not index and str(rebuilt.as_of) == "2026-02-01"
+
+
+def test_empty_database_is_filled_after_migrate_or_flush():
+    from rounds.catalog.loader import load_snapshot_if_empty
+    from rounds.signals import fill_empty_catalog
+
+    assert load_snapshot_if_empty() is None  # already loaded: nothing to do
+    Printing.objects.all().delete()
+    Card.objects.all().delete()
+    fill_empty_catalog(sender=None, using="default", verbosity=0)
+    assert Card.objects.count() == 30663

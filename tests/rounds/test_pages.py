@@ -59,3 +59,13 @@ def test_banned_lists_page(client, catalog_index, django_assert_max_num_queries)
     html = response.content.decode()
     assert "PHM Banned List" in html and "Land Rule Banned List" in html
     assert "Win Conditions" in html and "Force of Will" in html
+
+
+def test_htmx_check_fragment(client, catalog_index, django_assert_max_num_queries):
+    with django_assert_max_num_queries(1):
+        html = client.get("/cards/check/", {"name": "insectile aberration"}).content.decode()
+    assert 'data-status="normalized"' in html and 'data-card-name="Delver of Secrets"' in html
+    html = client.get("/cards/check/", {"name": "Thalia, Gaurdian of Thraben"}).content.decode()
+    assert 'data-status="fuzzy"' in html and "not in the card catalog (as of 23 January 2026)" in html
+    assert 'data-card-name="Thalia, Guardian of Thraben"' in html
+    assert client.get("/cards/check/").content.decode().strip() == ""

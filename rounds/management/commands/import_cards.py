@@ -18,7 +18,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--as-of",
             type=datetime.date.fromisoformat,
-            help="Date of the data (YYYY-MM-DD), when the file has none.",
+            help="Date of the data (YYYY-MM-DD); default: the file's date, never older than the catalog.",
         )
         parser.add_argument("--no-progress", action="store_true", help="Do not show the progress bar.")
 
@@ -33,9 +33,9 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
         self.stdout.write(
             self.style.SUCCESS(
-                f"{result.added} cards added, {result.changed} changed, {result.unchanged} unchanged; "
-                f"{result.sets_added} sets and {result.printings_added} printings added "
-                f"in {result.seconds:.1f} s. Catalog as of {result.version.as_of}, "
+                f"Cards: {result.added} added, {result.changed} changed, {result.unchanged} unchanged "
+                f"({result.sets_added} new sets, {result.printings_added} new printings) "
+                f"in {result.seconds:.1f} s. Catalog as of {result.version.as_of}: "
                 f"{result.version.card_count} cards."
             )
         )
