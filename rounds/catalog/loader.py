@@ -259,6 +259,8 @@ def load_snapshot(*, using="default", progress=False):
     """Load the snapshot shipped in `rounds/data/` (CARDS.md)."""
     meta, as_of = snapshot_meta()
     card_data = parse_document(read_json(SNAPSHOT_PATH))
+    # The snapshot's records carry set codes only; its metadata names the newest sets.
+    card_data.set_names = {code: name for _, code, name in meta.get("newest_sets") or []}
     mtgjson = (meta.get("mtgjson_meta") or {}).get("version", "")
     source = f"PHM snapshot {SNAPSHOT_PATH.name} (MTGJSON {mtgjson}, Scryfall set lists, Forge format lists)"
     return load_card_data(card_data, source=source, as_of=as_of, using=using, progress=progress)

@@ -109,6 +109,13 @@ class Card(models.Model):
         return self.legalities.get(format_key, Legality.NOT_LEGAL)
 
     @property
+    def mana_value_display(self):
+        """`3`, not `3.0`; half points of Un-cards stay `0.5`; unknown is None."""
+        if self.mana_value is None:
+            return None
+        return int(self.mana_value) if float(self.mana_value).is_integer() else self.mana_value
+
+    @property
     def is_multi_face(self):
         return " // " in self.oracle_name
 

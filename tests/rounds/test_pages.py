@@ -69,3 +69,10 @@ def test_htmx_check_fragment(client, catalog_index, django_assert_max_num_querie
     assert 'data-status="fuzzy"' in html and "not in the card catalog (as of 23 January 2026)" in html
     assert 'data-card-name="Thalia, Guardian of Thraben"' in html
     assert client.get("/cards/check/").content.decode().strip() == ""
+
+
+def test_newest_sets_are_named_and_mana_value_is_shown_as_players_do(client, catalog_index):
+    from rounds.models import CardSet
+
+    assert CardSet.objects.get(code="ECL").name == "Lorwyn Eclipsed"
+    assert "Mana value: 3<" in client.get("/cards/wear-tear/").content.decode()

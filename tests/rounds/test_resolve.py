@@ -148,3 +148,22 @@ def test_the_whole_snapshot_is_loaded(catalog_index):
     version = CatalogVersion.objects.latest()
     assert str(version.as_of) == "2026-01-23"
     assert catalog_index.as_of == version.as_of
+
+
+def test_a_partial_name_is_suggested_but_not_offered_as_a_typo(catalog_index):
+    resolution = resolve_name("Thalia Gaurdian")
+    assert resolution.status == Status.UNKNOWN
+    assert resolution.suggestion_names[0] == "Thalia, Guardian of Thraben"
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("Blak Lotus", "Black Lotus"),
+        ("Force of Wil", "Force of Will"),
+        ("Jace the Mind Sculpter", "Jace, the Mind Sculptor"),
+    ],
+)
+def test_common_typos(catalog_index, typed, expected):
+    resolution = resolve_name(typed)
+    assert resolution.status == Status.FUZZY and resolution.suggestion_names[0] == expected
