@@ -73,10 +73,16 @@ def card_detail(request, slug):
 
 
 def banned_lists(request):
+    lists = services.banned_lists()
+    for banned_list in lists:
+        for entry in banned_list.entries.all():
+            # Resolved in memory (no query): entries link to their card pages when the catalog knows them.
+            resolution = resolve_name(entry.card_name)
+            entry.card_slug = resolution.card.slug if resolution.resolved else ""
     return render(
         request,
         "rounds/banned_lists.html",
-        {"banned_lists": services.banned_lists(), "catalog": services.latest_catalog_version()},
+        {"banned_lists": lists, "catalog": services.latest_catalog_version()},
     )
 
 

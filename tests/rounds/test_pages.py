@@ -59,6 +59,7 @@ def test_banned_lists_page(client, catalog_index, django_assert_max_num_queries)
     html = response.content.decode()
     assert "PHM Banned List" in html and "Land Rule Banned List" in html
     assert "Win Conditions" in html and "Force of Will" in html
+    assert 'href="/cards/force-of-will/"' in html
 
 
 def test_htmx_check_fragment(client, catalog_index, django_assert_max_num_queries):
