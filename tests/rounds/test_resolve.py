@@ -167,3 +167,20 @@ def test_a_partial_name_is_suggested_but_not_offered_as_a_typo(catalog_index):
 def test_common_typos(catalog_index, typed, expected):
     resolution = resolve_name(typed)
     assert resolution.status == Status.FUZZY and resolution.suggestion_names[0] == expected
+
+
+@pytest.mark.django_db
+def test_resolution_never_crashes(catalog_index):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.text(max_size=60))
+    def check(text):
+        resolution = resolve_name(text)
+        assert resolution.status in {Status.EXACT, Status.NORMALIZED, Status.FUZZY, Status.UNKNOWN}
+        assert (resolution.card is not None) == (resolution.status in {Status.EXACT, Status.NORMALIZED})
+        assert len(resolution.suggestions) <= 5
+        assert isinstance(search_cards(text), list)
+
+    check()
