@@ -7,6 +7,7 @@ printing per card) must not erase what a fuller source taught us. Cards missing 
 
 import datetime
 import hashlib
+import io
 import json
 import logging
 import time
@@ -207,39 +208,60 @@ def _write_printings(records, card_ids, using):
 
 
 def _insert_rows(model, attnames, rows, using):
-    """Multi-row INSERTs without the ORM's per-value preparation, which costs 5x the SQL itself for 100k rows.
+    """Bulk INSERT without the ORM's per-value preparation, which costs 5x the SQL itself for 100k rows.
 
     `rows` are tuples in `attnames` order. Values are prepared by hand (JSON dumped, dates and numbers
-    passed through); `auto_now` fields are filled
-    here because the ORM is bypassed.
+    passed through); `auto_now` fields are filled here because the ORM is bypassed. PostgreSQL gets a
+    COPY (several times faster than INSERTs there), other databases multi-row INSERTs.
     """
     if not rows:
         return
     opts = model._meta
     fields = [opts.get_field(name) for name in attnames]
     auto_now = [field for field in opts.concrete_fields if getattr(field, "auto_now", False)]
-    now = timezone.now()
     columns = [field.column for field in fields] + [field.column for field in auto_now]
+    json_positions = {i for i, field in enumerate(fields) if field.get_internal_type() == "JSONField"}
+    extra = [timezone.now()] * len(auto_now)
+
+    def prepared(row):
+        if json_positions:
+            row = [json.dumps(value) if i in json_positions else value for i, value in enumerate(row)]
+        return [*row, *extra]
+
     connection = connections[using]
     quote = connection.ops.quote_name
-    # SQLite caps bound parameters per statement (Django assumes 999); PostgreSQL takes many more.
-    max_params = connection.features.max_query_params or 30000
-    rows_per_statement = max(1, min(max_params - 1, 30000) // len(columns))
-    placeholder = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    # Only model metadata (quoted table and column names) is interpolated; every value is a bound parameter.
-    head = f"INSERT INTO {quote(opts.db_table)} ({', '.join(quote(column) for column in columns)}) VALUES "  # noqa: S608
-    json_positions = {i for i, field in enumerate(fields) if field.get_internal_type() == "JSONField"}
-    extra = [now] * len(auto_now)
+    # Only model metadata (quoted table and column names) is interpolated; values are bound or COPY data.
+    target = f"{quote(opts.db_table)} ({', '.join(quote(column) for column in columns)})"
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            buffer = io.StringIO()
+            for row in rows:
+                buffer.write("\t".join(map(_copy_value, prepared(row))))
+                buffer.write("\n")
+            buffer.seek(0)
+            cursor.copy_expert(f"COPY {target} FROM STDIN", buffer)
+            return
+        # SQLite caps bound parameters per statement (Django assumes 999).
+        rows_per_statement = max(1, (connection.features.max_query_params or 999) // len(columns))
+        placeholder = "(" + ", ".join(["%s"] * len(columns)) + ")"
         for start in range(0, len(rows), rows_per_statement):
             chunk = rows[start : start + rows_per_statement]
-            params = []
-            for row in chunk:
-                if json_positions:
-                    row = [json.dumps(value) if i in json_positions else value for i, value in enumerate(row)]
-                params.extend(row)
-                params.extend(extra)
-            cursor.execute(head + ", ".join([placeholder] * len(chunk)), params)
+            params = [value for row in chunk for value in prepared(row)]
+            cursor.execute(f"INSERT INTO {target} VALUES " + ", ".join([placeholder] * len(chunk)), params)  # noqa: S608
+
+
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def _copy_value(value):
+    """One value in PostgreSQL's COPY text format."""
+    if value is None:
+        return "\\N"
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, datetime.datetime | datetime.date):
+        return value.isoformat()
+    return str(value).translate(_COPY_ESCAPES)
 
 
 def import_cards(path_or_url, *, as_of=None, progress=False, using="default"):
