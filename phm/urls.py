@@ -9,6 +9,7 @@ api_patterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("rounds.api_urls")),
 ]
 
 urlpatterns = [
@@ -17,6 +18,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),
+    path("", include("rounds.urls")),
 ]
 
 handler404 = "phm.views.page_not_found"

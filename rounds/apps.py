@@ -1,6 +1,14 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class RoundsConfig(AppConfig):
     name = "rounds"
     verbose_name = "Leagues, rounds and cards"
+
+    def ready(self):
+        from . import signals
+
+        post_migrate.connect(
+            signals.fill_empty_catalog, sender=self, dispatch_uid="rounds-fill-empty-catalog"
+        )

@@ -1,0 +1,158 @@
+"""Card and banned-list endpoints (API.md: Cards). Thin: the work is done by the resolver and services."""
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import services
+from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
+
+MAX_QUERY_LENGTH = 200
+
+
+def _mana_value(value):
+    """1.0 → 1 so clients see the mana value as players do; half points (Un-cards) stay 0.5."""
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else value
+
+
+class CardSummarySerializer(serializers.Serializer):
+    name = serializers.CharField()
+    type_line = serializers.CharField()
+    mana_value = serializers.FloatField(allow_null=True)
+
+
+class ResolvedCardSerializer(CardSummarySerializer):
+    oracle_name = serializers.CharField()
+    slug = serializers.CharField()
+    url = serializers.CharField()
+
+
+class ResolutionSerializer(serializers.Serializer):
+    input = serializers.CharField()
+    status = serializers.ChoiceField(choices=["exact", "normalized", "fuzzy", "unknown"])
+    card = ResolvedCardSerializer(allow_null=True)
+    suggestions = serializers.ListField(child=serializers.CharField())
+    scores = serializers.ListField(
+        child=inline_serializer(
+            "SuggestionScore", {"name": serializers.CharField(), "score": serializers.FloatField()}
+        )
+    )
+    catalog_as_of = serializers.DateField(allow_null=True)
+
+
+class BannedListSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    cards = serializers.ListField(
+        child=inline_serializer(
+            "BannedListCard",
+            {
+                "name": serializers.CharField(),
+                "category": serializers.CharField(),
+                "category_key": serializers.CharField(),
+            },
+        )
+    )
+
+
+def _text_param(request, name, *, required):
+    value = request.query_params.get(name)
+    if value is None:
+        if required:
+            raise ValidationError({name: [f"The {name!r} query parameter is required."]})
+        return ""
+    if len(value) > MAX_QUERY_LENGTH:
+        raise ValidationError({name: [f"At most {MAX_QUERY_LENGTH} characters."]})
+    return value
+
+
+def card_summary(card):
+    return {"name": card.name, "type_line": card.type_line, "mana_value": _mana_value(card.mana_value)}
+
+
+def resolution_data(resolution, as_of):
+    card = resolution.card
+    return {
+        "input": resolution.input,
+        "status": resolution.status,
+        "card": None
+        if card is None
+        else {
+            **card_summary(card),
+            "oracle_name": card.oracle_name,
+            "slug": card.slug,
+            "url": reverse("rounds:card-detail", kwargs={"slug": card.slug}),
+        },
+        "suggestions": resolution.suggestion_names,
+        "scores": [
+            {"name": suggestion.name, "score": suggestion.score} for suggestion in resolution.suggestions
+        ],
+        "catalog_as_of": as_of,
+    }
+
+
+class CardSearchView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="Autocomplete card names",
+        description=(
+            f"Up to {AUTOCOMPLETE_LIMIT} cards whose name (or a face name) starts with, then contains, `q`."
+        ),
+        parameters=[OpenApiParameter("q", str, required=True, description="What has been typed so far.")],
+        responses=CardSummarySerializer(many=True),
+    )
+    def get(self, request):
+        query = _text_param(request, "q", required=True)
+        return Response([card_summary(card) for card in search_cards(query)])
+
+
+class CardResolveView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="Resolve a typed card name",
+        description=(
+            "exact (case-insensitive) → normalized (accents, quotes, punctuation, `//` spacing, face "
+            "names) → fuzzy. A fuzzy match is never accepted: `card` is null and `suggestions` (best "
+            "first) must be confirmed by the user. `unknown`: nothing close enough; the catalog may lack "
+            "a new card."
+        ),
+        parameters=[OpenApiParameter("name", str, required=True, description="The card name as typed.")],
+        responses=ResolutionSerializer,
+    )
+    def get(self, request):
+        name = _text_param(request, "name", required=True)
+        if not name.strip():
+            raise ValidationError({"name": ["A card name is required."]})
+        return Response(resolution_data(resolve_name(name), services.catalog_as_of()))
+
+
+class BannedListsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="The PHM and Land Rule banned lists", responses=BannedListSerializer(many=True))
+    def get(self, request):
+        return Response(
+            [
+                {
+                    "key": banned_list.key,
+                    "name": banned_list.name,
+                    "cards": [
+                        {
+                            "name": entry.card_name,
+                            "category": entry.get_category_display(),
+                            "category_key": entry.category,
+                        }
+                        for entry in banned_list.entries.all()
+                    ],
+                }
+                for banned_list in services.banned_lists()
+            ]
+        )

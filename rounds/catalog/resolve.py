@@ -1,0 +1,295 @@
+"""Name resolution: the one function that turns what a player typed into a catalog card.
+
+Order: exact (case-insensitive) → normalised (accents, quotes, punctuation, spacing, `//`, face names) →
+fuzzy suggestions. A fuzzy match is never accepted: it comes back with `card=None` and suggestions the user
+must confirm. Lookups run against an in-memory index built lazily from the database (three queries) and
+rebuilt when the catalog changes, so a resolution costs microseconds and no query.
+"""
+
+import bisect
+import threading
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from rapidfuzz import fuzz, process
+
+from .names import name_variants, normalize_name
+
+SUGGESTION_LIMIT = 5
+AUTOCOMPLETE_LIMIT = 20
+# Below this, a fuzzy candidate is noise; at or above FUZZY_CONFIDENT_SCORE it is a likely typo ("fuzzy"),
+# between the two the name is "unknown" but the candidates are still offered.
+SUGGESTION_CUTOFF = 60.0
+FUZZY_CONFIDENT_SCORE = 85.0
+FUZZY_POOL = 40  # candidates kept from the full scan, and names sharing the first word
+PREFIX_SCORE_WEIGHT = 0.84  # a typed fragment matching the start of a name: at most 84, below "fuzzy"
+# How often a process re-checks whether another process (import_cards) changed the catalog.
+REVALIDATE_SECONDS = 2.0
+REVISION_CACHE_KEY = "rounds:catalog-revision"
+REVISION_CACHE_SECONDS = 30
+
+
+class Status:
+    EXACT = "exact"
+    NORMALIZED = "normalized"
+    FUZZY = "fuzzy"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class CardRef:
+    """What resolution and autocomplete need of a card, without touching the database."""
+
+    id: int
+    name: str
+    oracle_name: str
+    slug: str
+    type_line: str
+    mana_value: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    card: CardRef
+    score: float
+
+    @property
+    def name(self):
+        return self.card.name
+
+
+class Resolution:
+    """The outcome of resolving one typed name. A plain slotted class: resolution runs in a microsecond
+    budget, and a frozen dataclass costs more to build than the lookup itself."""
+
+    __slots__ = ("card", "input", "status", "suggestions")
+
+    def __init__(self, input, status, card=None, suggestions=()):
+        self.input = input
+        self.status = status
+        self.card = card
+        self.suggestions = suggestions
+
+    def __repr__(self):
+        return f"Resolution({self.input!r}, {self.status!r}, card={self.card and self.card.name!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Resolution) and (self.input, self.status, self.card, self.suggestions) == (
+            other.input, other.status, other.card, other.suggestions,
+        )  # fmt: skip
+
+    __hash__ = None
+
+    @property
+    def resolved(self):
+        return self.card is not None
+
+    @property
+    def suggestion_names(self):
+        return [suggestion.name for suggestion in self.suggestions]
+
+
+class CatalogIndex:
+    """Dictionaries from typed names to cards, and sorted keys for autocomplete and rapidfuzz."""
+
+    def __init__(self, cards, faces, revision, as_of):
+        self.revision = revision
+        self.as_of = as_of
+        self.cards = []
+        self.exact = {}
+        ranked = {}  # normalised key → (rank, card position): the best claim on a key wins
+        position_by_id = {}
+        for row in cards:
+            position = len(self.cards)
+            position_by_id[row["id"]] = position
+            self.cards.append(
+                CardRef(
+                    row["id"],
+                    row["name"],
+                    row["oracle_name"],
+                    row["slug"],
+                    row["type_line"],
+                    row["mana_value"],
+                )
+            )
+            # Prefer paper cards, then the oldest, when two cards claim one key
+            # ("Fire" is Fire // Ice, not Start // Fire).
+            tiebreak = (not row["paper"], str(row["first_printed"] or "9999"), row["name"])
+            for own_name in (row["name"], row["oracle_name"]):
+                self.exact.setdefault(own_name.strip().casefold(), position)
+                for variant_rank, key in enumerate(name_variants(own_name)):
+                    self._claim(ranked, key, (variant_rank, *tiebreak), position)
+        for card_id, face_name in faces:
+            position = position_by_id.get(card_id)
+            if position is None:
+                continue
+            card = self.cards[position]
+            for variant_rank, key in enumerate(name_variants(face_name)):
+                self._claim(ranked, key, (2 + variant_rank, card.name), position)
+        self.normalized = {key: position for key, (_, position) in ranked.items()}
+        self.sorted_keys = sorted(self.normalized)
+        self.sorted_positions = [self.normalized[key] for key in self.sorted_keys]
+
+    @staticmethod
+    def _claim(ranked, key, rank, position):
+        if key and (key not in ranked or rank < ranked[key][0]):
+            ranked[key] = (rank, position)
+
+    def __len__(self):
+        return len(self.cards)
+
+    def suggest(self, text, limit=SUGGESTION_LIMIT):
+        """Closest catalog names, best first, one per card, with scores out of 100.
+
+        rapidfuzz `ratio` (normalised Indel similarity) is the scorer: its score cutoff prunes by length, so
+        a pass over 30k names costs about a millisecond, where WRatio and the token scorers cost 10-20x more
+        and rank junk that shares a word ("Guardian of Faith" for a misspelt Thalia) as high as the card.
+        Names that start with the typed first word join the pool and are also scored as a prefix, so a short
+        partial name (`Thalia Gaurdian`) still finds its card; that prefix score is capped below
+        FUZZY_CONFIDENT_SCORE, because a fragment is not a likely typo of one card.
+        """
+        key = normalize_name(text)
+        if not key:
+            return ()
+        keys = self.sorted_keys
+        scores = {
+            key_position: score
+            for _, score, key_position in process.extract(
+                key, keys, scorer=fuzz.ratio, processor=None, limit=FUZZY_POOL, score_cutoff=SUGGESTION_CUTOFF
+            )
+        }
+        first_word = key.split(" ", 1)[0]
+        if len(first_word) >= 3:
+            start = bisect.bisect_left(keys, first_word)
+            for key_position in range(start, min(start + FUZZY_POOL, len(keys))):
+                candidate = keys[key_position]
+                if not candidate.startswith(first_word):
+                    break
+                prefix_score = PREFIX_SCORE_WEIGHT * fuzz.ratio(key, candidate[: len(key)], processor=None)
+                scores[key_position] = max(scores.get(key_position, 0.0), prefix_score)
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], keys[item[0]]))
+        suggestions, seen = [], set()
+        for key_position, score in ranked:
+            if score < SUGGESTION_CUTOFF:
+                break
+            card = self.cards[self.sorted_positions[key_position]]
+            if card.id not in seen:
+                seen.add(card.id)
+                suggestions.append(Suggestion(card, round(score, 1)))
+            if len(suggestions) == limit:
+                break
+        return tuple(suggestions)
+
+    def autocomplete(self, text, limit=AUTOCOMPLETE_LIMIT):
+        """Cards whose name (or a face name) starts with what was typed, then those containing it."""
+        key = normalize_name(text)
+        if not key:
+            return []
+        found, seen = [], set()
+
+        def take(position):
+            card = self.cards[position]
+            if card.id not in seen:
+                seen.add(card.id)
+                found.append(card)
+            return len(found) >= limit
+
+        start = bisect.bisect_left(self.sorted_keys, key)
+        for index in range(start, len(self.sorted_keys)):
+            if not self.sorted_keys[index].startswith(key):
+                break
+            if take(self.sorted_positions[index]):
+                return found
+        for index, candidate in enumerate(self.sorted_keys):
+            if key in candidate and not candidate.startswith(key) and take(self.sorted_positions[index]):
+                break
+        return found
+
+
+_lock = threading.Lock()
+_index = None
+_checked_at = 0.0
+
+
+def _current_revision():
+    """Identifier of the catalog's latest load; cached so that most processes never ask the database."""
+    revision = cache.get(REVISION_CACHE_KEY)
+    if revision is None:
+        from rounds.models import CatalogVersion
+
+        revision = CatalogVersion.objects.order_by("-id").values_list("id", flat=True).first() or 0
+        cache.set(REVISION_CACHE_KEY, revision, REVISION_CACHE_SECONDS)
+    return revision
+
+
+def _build_index():
+    from rounds.models import Card, CardFace, CatalogVersion
+
+    latest = CatalogVersion.objects.order_by("-id").values("id", "as_of").first() or {"id": 0, "as_of": None}
+    cards = Card.objects.order_by("id").values(
+        "id", "name", "oracle_name", "slug", "type_line", "mana_value", "first_printed", "paper"
+    )
+    faces = CardFace.objects.order_by("card_id", "position").values_list("card_id", "name")
+    return CatalogIndex(
+        cards.iterator(chunk_size=5000), faces.iterator(chunk_size=5000), latest["id"], latest["as_of"]
+    )
+
+
+def get_index():
+    """The process's index, built on first use and rebuilt when another load changed the catalog."""
+    global _index, _checked_at
+    now = time.monotonic()
+    index = _index
+    if index is not None and now - _checked_at < REVALIDATE_SECONDS:
+        return index
+    with _lock:
+        if _index is not None and now - _checked_at < REVALIDATE_SECONDS:
+            return _index
+        if _index is None or _current_revision() != _index.revision:
+            _index = _build_index()
+            cache.set(REVISION_CACHE_KEY, _index.revision, REVISION_CACHE_SECONDS)
+        _checked_at = time.monotonic()
+        return _index
+
+
+def invalidate_index():
+    """Drop this process's index and tell the others (through the cache) to rebuild theirs."""
+    global _index
+    with _lock:
+        _index = None
+    cache.delete(REVISION_CACHE_KEY)
+
+
+def resolve_name(text, *, index=None):
+    """Resolve one typed name: exact, then normalised, then fuzzy suggestions. Never raises on odd input."""
+    if index is None:
+        index = get_index()
+    if not isinstance(text, str):
+        text = ""
+    position = index.exact.get(text.strip().casefold())
+    if position is not None:
+        return Resolution(text, Status.EXACT, index.cards[position])
+    key = normalize_name(text)
+    if not key:
+        return Resolution(text, Status.UNKNOWN)
+    position = index.normalized.get(key)
+    if position is not None:
+        return Resolution(text, Status.NORMALIZED, index.cards[position])
+    suggestions = index.suggest(text)
+    confident = bool(suggestions) and suggestions[0].score >= FUZZY_CONFIDENT_SCORE
+    return Resolution(text, Status.FUZZY if confident else Status.UNKNOWN, suggestions=suggestions)
+
+
+def search_cards(text, limit=AUTOCOMPLETE_LIMIT):
+    """Autocomplete: up to `limit` cards matching what was typed so far."""
+    return get_index().autocomplete(text if isinstance(text, str) else "", limit=limit)
+
+
+def catalog_as_of():
+    return get_index().as_of
+
+
+def is_known_card(text):
+    """Predicate for the hand-list parser: the name resolves exactly or by normalisation."""
+    return resolve_name(text).resolved

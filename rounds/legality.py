@@ -1,0 +1,233 @@
+"""Whether a hand is legal under a round's rules, with every problem explained per card.
+
+`check_hand` is the only place the rules of hand construction are decided (rules 3.2, 3.3, 7.3, 7.4 and the
+round's hand size); forms, the API, review pages and `manage.py check_hand` all call it. It costs at most
+four queries whatever the hand: banned lists, cards, printings (only with allowed sets) and the format check.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db import models
+from django.utils.formats import date_format
+
+from .catalog.names import normalize_name
+from .catalog.resolve import Resolution, Status, get_index, resolve_name
+from .catalog.sources import CORE_FORMATS
+from .models import BannedCard, BannedList, Card, Legality, Printing
+
+
+class LandRule(models.TextChoices):
+    NONE = "none", "No land rule"
+    LR = "LR", "Land Rule (LR)"
+    ELR = "ELR", "Extra Land Rule (ELR)"
+    DLR = "DLR", "Draw Land Rule (DLR)"
+
+
+class RulesError(ValueError):
+    """The rules themselves are wrong (unknown format, hand size out of range): a usage error."""
+
+
+@dataclass(frozen=True)
+class HandRules:
+    hand_size: int | None = None  # None: any number of cards (e.g. checking a list outside a round)
+    land_rule: str = LandRule.NONE
+    sanctioned_format: str | None = None  # rule 7.4, e.g. "modern"
+    extra_banned: tuple = ()  # the round's additional banned cards, by name
+    allowed_sets: tuple | None = None  # set codes; None: any set
+    accepted_cards: tuple = ()  # names a moderator accepted although the catalog lacks them
+
+    def validate(self):
+        if self.hand_size is not None and not 1 <= self.hand_size <= 7:
+            raise RulesError(f"Hand size must be between 1 and 7, not {self.hand_size}.")
+        if self.land_rule not in LandRule.values:
+            raise RulesError(
+                f"Unknown land rule {self.land_rule!r}: use one of {', '.join(LandRule.values)}."
+            )
+        if self.sanctioned_format is not None and not known_format(self.sanctioned_format):
+            raise RulesError(
+                f"Unknown format {self.sanctioned_format!r}: the catalog knows {', '.join(CORE_FORMATS)}."
+            )
+
+
+@dataclass(frozen=True)
+class Problem:
+    code: str
+    message: str
+
+
+@dataclass
+class CardVerdict:
+    index: int
+    input: str
+    resolution: Resolution
+    card: Card | None = None
+    accepted: bool = False  # not in the catalog, accepted by a moderator for the round
+    problems: list = field(default_factory=list)
+
+    @property
+    def name(self):
+        """The name to show: the catalog's, else what was typed."""
+        return self.card.name if self.card else self.input.strip()
+
+    @property
+    def legal(self):
+        return not self.problems
+
+    @property
+    def suggestions(self):
+        return self.resolution.suggestion_names
+
+
+@dataclass
+class HandVerdict:
+    cards: list
+    problems: list  # about the hand as a whole (number of cards)
+    rules: HandRules
+
+    @property
+    def legal(self):
+        return not self.problems and all(card.legal for card in self.cards)
+
+    @property
+    def names(self):
+        return [card.name for card in self.cards]
+
+
+def format_label(format_key):
+    return format_key.replace("_", " ").title()
+
+
+def known_format(format_key):
+    return format_key in CORE_FORMATS or Card.objects.filter(legalities__has_key=format_key).exists()
+
+
+def catalog_date_text(as_of):
+    return date_format(as_of, "j F Y") if as_of else "an unknown date"
+
+
+def _banned_entries():
+    """Entries of the standing lists by list key: [(card id the name resolves to, normalised name, entry)]."""
+    index = get_index()
+    lists = {BannedList.PHM: [], BannedList.LAND_RULE: []}
+    for entry in BannedCard.objects.select_related("banned_list").order_by(
+        "banned_list__position", "position"
+    ):
+        resolution = resolve_name(entry.card_name, index=index)
+        card_id = resolution.card.id if resolution.resolved else None
+        lists.setdefault(entry.banned_list.key, []).append((card_id, entry.normalized_name, entry))
+    return lists
+
+
+def _matches(card_id, key, banned):
+    return (card_id is not None and card_id == banned[0]) or key == banned[1]
+
+
+def _unknown_problem(verdict, as_of):
+    typed = verdict.input.strip()
+    if not typed:
+        return Problem("empty_name", "A card name is empty.")
+    suggestions = verdict.resolution.suggestion_names
+    where = f"not in the card catalog (as of {catalog_date_text(as_of)})"
+    if verdict.resolution.status == Status.FUZZY:
+        return Problem("fuzzy_match", f"“{typed}” is {where}. Did you mean “{suggestions[0]}”?")
+    hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+    return Problem("unknown_card", f"“{typed}” is {where}.{hint}")
+
+
+def check_hand(card_inputs, rules=None):
+    """Judge a list of typed card names under `rules`; every problem is reported, none stops the others."""
+    rules = rules or HandRules()
+    rules.validate()
+    index = get_index()
+    verdicts = [
+        CardVerdict(index=position, input=text, resolution=resolve_name(text, index=index))
+        for position, text in enumerate(card_inputs)
+    ]
+    card_ids = {verdict.resolution.card.id for verdict in verdicts if verdict.resolution.resolved}
+    cards = Card.objects.only("id", "name", "slug", "legalities", "type_line", "mana_value").in_bulk(card_ids)
+    printed_in_allowed = set()
+    if rules.allowed_sets is not None and card_ids:
+        allowed = {code.upper() for code in rules.allowed_sets}
+        printed_in_allowed = set(
+            Printing.objects.filter(card_id__in=card_ids, card_set__code__in=allowed).values_list(
+                "card_id", flat=True
+            )
+        )
+    banned = _banned_entries()
+    extra = []
+    for name in rules.extra_banned:
+        resolution = resolve_name(name, index=index)
+        extra.append((resolution.card.id if resolution.resolved else None, normalize_name(name), name))
+    accepted = {normalize_name(name) for name in rules.accepted_cards}
+    uses_land_rule = rules.land_rule != LandRule.NONE
+    land_rule_label = LandRule(rules.land_rule).label
+
+    for verdict in verdicts:
+        verdict.card = cards.get(verdict.resolution.card.id) if verdict.resolution.resolved else None
+        card_id = verdict.card.id if verdict.card else None
+        key = normalize_name(verdict.card.name if verdict.card else verdict.input)
+        problems = verdict.problems
+        if verdict.card is None:
+            if key and key in accepted:
+                verdict.accepted = True
+            else:
+                problems.append(_unknown_problem(verdict, index.as_of))
+        else:
+            _check_card_legality(verdict.card, rules, printed_in_allowed, problems)
+        for card_id_banned, name_key, entry in banned.get(BannedList.PHM, []):
+            if _matches(card_id, key, (card_id_banned, name_key)):
+                problems.append(
+                    Problem(
+                        "phm_banned",
+                        f"{verdict.name} is on the PHM Banned List ({entry.get_category_display()}).",
+                    )
+                )
+        if uses_land_rule:
+            for card_id_banned, name_key, entry in banned.get(BannedList.LAND_RULE, []):
+                if _matches(card_id, key, (card_id_banned, name_key)):
+                    problems.append(
+                        Problem(
+                            "land_rule_banned",
+                            f"{verdict.name} is on the Land Rule Banned List "
+                            f"({entry.get_category_display()}), which applies because this round uses "
+                            f"{land_rule_label}.",
+                        )
+                    )
+        for card_id_banned, name_key, _ in extra:
+            if _matches(card_id, key, (card_id_banned, name_key)):
+                problems.append(
+                    Problem("round_banned", f"{verdict.name} is on this round's additional banned list.")
+                )
+                break
+
+    hand_problems = []
+    if rules.hand_size is not None and len(verdicts) != rules.hand_size:
+        count = len(verdicts)
+        hand_problems.append(
+            Problem(
+                "wrong_count",
+                f"The hand has {count} card{'s' if count != 1 else ''}; "
+                f"this round needs exactly {rules.hand_size}.",
+            )
+        )
+    return HandVerdict(cards=verdicts, problems=hand_problems, rules=rules)
+
+
+def _check_card_legality(card, rules, printed_in_allowed, problems):
+    vintage = card.legality("vintage")
+    # Rule 3.2: restricted in Vintage is fine, and any number of copies may be played.
+    if vintage == Legality.BANNED:
+        problems.append(Problem("vintage_banned", f"{card.name} is banned in Vintage (rule 3.2)."))
+    elif vintage not in (Legality.LEGAL, Legality.RESTRICTED):
+        problems.append(Problem("not_vintage_legal", f"{card.name} is not legal in Vintage (rule 3.2)."))
+    # Rule 7.4: "banned" in the format means printed in a legal set, which is all the variant asks.
+    if rules.sanctioned_format and card.legality(rules.sanctioned_format) == Legality.NOT_LEGAL:
+        label = format_label(rules.sanctioned_format)
+        problems.append(
+            Problem("format_not_legal", f"{card.name} is not from a set legal in {label} (rule 7.4).")
+        )
+    if rules.allowed_sets is not None and card.id not in printed_in_allowed:
+        sets = ", ".join(code.upper() for code in rules.allowed_sets)
+        problems.append(
+            Problem("set_not_allowed", f"{card.name} was not printed in the sets this round allows ({sets}).")
+        )

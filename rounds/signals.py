@@ -1,0 +1,27 @@
+"""Data every database needs: the card catalog snapshot and the banned lists.
+
+Run after `migrate` (with the current models, so the loader is the same code `import_cards` runs) and
+again after a test database flush, which empties tables without re-running migrations.
+"""
+
+from django.conf import settings
+
+from .banned_seed import seed_banned_lists
+from .catalog.loader import catalog_tables_exist, load_snapshot_if_empty
+from .catalog.names import normalize_name
+
+
+def fill_empty_catalog(sender, using="default", verbosity=1, plan=None, **kwargs):
+    if not getattr(settings, "PHM_LOAD_CARD_SNAPSHOT", True):
+        return
+    if not catalog_tables_exist(using):
+        return  # migrated to an earlier state (e.g. `migrate rounds 0001`): nothing to fill yet
+    from .models import BannedCard, BannedList
+
+    seed_banned_lists(BannedList, BannedCard, normalize_name)
+    result = load_snapshot_if_empty(using=using)
+    if result is not None and verbosity:
+        print(
+            f"  Loaded the card catalog: {result.added} cards, {result.printings_added} printings "
+            f"in {result.seconds:.1f} s (as of {result.version.as_of})."
+        )

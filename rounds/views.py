@@ -1,0 +1,97 @@
+"""Public card pages: search, autocomplete fragment (htmx), a card's page, the banned lists."""
+
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404, render
+
+from . import services
+from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
+from .catalog.sources import CORE_FORMATS
+from .legality import format_label
+from .models import Card, Printing
+
+MAX_QUERY_LENGTH = 200
+
+
+def _query(request, name="q"):
+    return request.GET.get(name, "")[:MAX_QUERY_LENGTH]
+
+
+def card_search(request):
+    """Search page: autocomplete matches, and for a full name that did not match, the resolver's verdict."""
+    query = _query(request).strip()
+    results = search_cards(query, limit=50) if query else []
+    resolution = resolve_name(query) if query and not results else None
+    return render(
+        request,
+        "rounds/card_search.html",
+        {
+            "query": query,
+            "results": results,
+            "resolution": resolution,
+            "catalog": services.latest_catalog_version(),
+        },
+    )
+
+
+def card_autocomplete(request):
+    """HTML fragment for htmx: suggestions under a card-name input. `target` names the input to fill."""
+    query = _query(request) or _query(request, "name")
+    return render(
+        request,
+        "rounds/_card_autocomplete.html",
+        {
+            "query": query,
+            "results": search_cards(query, limit=min(AUTOCOMPLETE_LIMIT, 10)) if query.strip() else [],
+        },
+    )
+
+
+def card_detail(request, slug):
+    printings = Printing.objects.select_related("card_set").order_by(
+        "card_set__release_date", "card_set__code"
+    )
+    card = get_object_or_404(
+        Card.objects.prefetch_related("faces", Prefetch("printings", queryset=printings)), slug=slug
+    )
+    formats = list(CORE_FORMATS) + sorted(key for key in card.legalities if key not in CORE_FORMATS)
+    legalities = [(format_label(key), card.legality(key)) for key in formats]
+    oracle_faces = card.oracle_text.split("\n//\n") if card.oracle_text else []
+    faces = list(card.faces.all())
+    face_texts = list(zip(faces, oracle_faces, strict=False)) if len(faces) > 1 else []
+    return render(
+        request,
+        "rounds/card_detail.html",
+        {
+            "card": card,
+            "faces": faces,
+            "face_texts": face_texts,
+            "legalities": legalities,
+            "printings": list(card.printings.all()),
+            "catalog": services.latest_catalog_version(),
+        },
+    )
+
+
+def banned_lists(request):
+    lists = services.banned_lists()
+    for banned_list in lists:
+        for entry in banned_list.entries.all():
+            # Resolved in memory (no query): entries link to their card pages when the catalog knows them.
+            resolution = resolve_name(entry.card_name)
+            entry.card_slug = resolution.card.slug if resolution.resolved else ""
+    return render(
+        request,
+        "rounds/banned_lists.html",
+        {"banned_lists": lists, "catalog": services.latest_catalog_version()},
+    )
+
+
+def card_check(request):
+    """HTML fragment for htmx: how one typed name resolves, for live validation beside a card input."""
+    name = _query(request, "name") or _query(request)
+    resolution = resolve_name(name) if name.strip() else None
+    return render(
+        request,
+        "rounds/_card_check.html",
+        {"resolution": resolution, "catalog": services.latest_catalog_version() if resolution else None},
+    )
