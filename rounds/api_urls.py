@@ -1,9 +1,13 @@
 from django.urls import path
 
-from . import api
+from . import api, round_api
 
 urlpatterns = [
     path("cards/", api.CardSearchView.as_view(), name="api-cards"),
     path("cards/resolve/", api.CardResolveView.as_view(), name="api-card-resolve"),
     path("banned-lists/", api.BannedListsView.as_view(), name="api-banned-lists"),
+    path("leagues/", round_api.LeagueCreateView.as_view(), name="api-league-create"),
+    path("rounds/", round_api.RoundListCreateView.as_view(), name="api-rounds"),
+    path("rounds/<int:round_id>/", round_api.RoundDetailView.as_view(), name="api-round"),
+    path("rounds/<int:round_id>/close/", round_api.RoundCloseView.as_view(), name="api-round-close"),
 ]

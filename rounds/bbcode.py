@@ -31,7 +31,10 @@ def variant_lines(round_):
     """The round's variants in the order of the rules text (7.3 land rule is shown on its own line)."""
     lines = []
     if round_.sanctioned_format:
-        lines.append(f"Sanctioned format (7.4): {format_label(round_.sanctioned_format)} — only cards from sets legal in it")
+        lines.append(
+            f"Sanctioned format (7.4): {format_label(round_.sanctioned_format)}"
+            " — only cards from sets legal in it"
+        )
     if round_.allowed_sets:
         lines.append(f"Allowed sets: {', '.join(round_.allowed_sets)}")
     if round_.life_rule:

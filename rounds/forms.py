@@ -35,8 +35,12 @@ class DeadlineInput(forms.DateTimeInput):
 
 
 class LeagueForm(forms.Form):
-    name = forms.CharField(max_length=100, help_text='For example "League 45": its number is used in round codes.')
-    rounds_planned = forms.IntegerField(min_value=1, max_value=20, initial=4, help_text="Normally 4 (rule 5.1).")
+    name = forms.CharField(
+        max_length=100, help_text='For example "League 45": its number is used in round codes.'
+    )
+    rounds_planned = forms.IntegerField(
+        min_value=1, max_value=20, initial=4, help_text="Normally 4 (rule 5.1)."
+    )
     moderators = forms.ModelMultipleChoiceField(
         queryset=get_user_model().objects.none(),
         required=False,
@@ -65,9 +69,13 @@ class RoundForm(forms.Form):
     life_rule = forms.BooleanField(required=False, label="Life Rule (7.5)")
     backbuild = forms.BooleanField(required=False, label="Backbuild (7.6)")
     backbuild_hands = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="The specified hands, as forum text."
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="The specified hands, as forum text.",
     )
-    sanctioned_format = forms.ChoiceField(choices=FORMAT_CHOICES, required=False, label="Sanctioned format (7.4)")
+    sanctioned_format = forms.ChoiceField(
+        choices=FORMAT_CHOICES, required=False, label="Sanctioned format (7.4)"
+    )
     allowed_sets = forms.CharField(
         required=False, help_text='Set codes, comma-separated (e.g. "ISD, DKA"). Empty: any set.'
     )
@@ -83,7 +91,9 @@ class RoundForm(forms.Form):
     bonus_rule = forms.CharField(
         required=False, label="Bonus points (7.7)", widget=forms.Textarea(attrs={"rows": 2})
     )
-    commentary = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="Markdown.")
+    commentary = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="Markdown."
+    )
 
     def __init__(self, *args, leagues=(), locked_fields=(), **kwargs):
         super().__init__(*args, **kwargs)

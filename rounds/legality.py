@@ -7,20 +7,12 @@ four queries whatever the hand: banned lists, cards, printings (only with allowe
 
 from dataclasses import dataclass, field
 
-from django.db import models
 from django.utils.formats import date_format
 
 from .catalog.names import normalize_name
 from .catalog.resolve import Resolution, Status, get_index, resolve_name
 from .catalog.sources import CORE_FORMATS
-from .models import BannedCard, BannedList, Card, Legality, Printing
-
-
-class LandRule(models.TextChoices):
-    NONE = "none", "No land rule"
-    LR = "LR", "Land Rule (LR)"
-    ELR = "ELR", "Extra Land Rule (ELR)"
-    DLR = "DLR", "Draw Land Rule (DLR)"
+from .models import BannedCard, BannedList, Card, LandRule, Legality, Printing
 
 
 class RulesError(ValueError):

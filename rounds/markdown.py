@@ -3,7 +3,7 @@
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
-# CommonMark with HTML disabled: `<script>` becomes `&lt;script&gt;`; link targets are validated by markdown-it
+# CommonMark with HTML disabled: `<script>` becomes `&lt;script&gt;`; markdown-it validates link targets
 # (javascript: and similar are refused).
 _renderer = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
 

@@ -1,4 +1,4 @@
-"""The moderator's pages: dashboard, leagues, creating, editing, opening and closing rounds, the audit trail."""
+"""The moderator's pages: dashboard, leagues, creating, editing, opening and closing rounds, audit trail."""
 
 from functools import wraps
 
@@ -140,7 +140,9 @@ def round_edit(request, round_id):
         values = form.rule_values()
         changes = {name: value for name, value in values.items() if name not in locked}
         try:
-            league_services.update_round(actor=request.user, round_id=round_.pk, now=timezone.now(), changes=changes)
+            league_services.update_round(
+                actor=request.user, round_id=round_.pk, now=timezone.now(), changes=changes
+            )
         except RoundInputError as error:
             _apply_errors(form, error)
         except RoundConflict as conflict:
@@ -149,7 +151,9 @@ def round_edit(request, round_id):
         else:
             messages.success(request, "Round saved.")
             return redirect("rounds:moderate-round", round_.pk)
-    return render(request, "rounds/moderate/round_form.html", {"form": form, "round": round_, "creating": False})
+    return render(
+        request, "rounds/moderate/round_form.html", {"form": form, "round": round_, "creating": False}
+    )
 
 
 @moderator_required
@@ -197,5 +201,7 @@ def round_action(request, round_id, action):
     except RoundConflict as conflict:
         messages.error(request, str(conflict))
     except RoundInputError as error:
-        messages.error(request, " ".join(problem for problems in error.errors.values() for problem in problems))
+        messages.error(
+            request, " ".join(problem for problems in error.errors.values() for problem in problems)
+        )
     return redirect("rounds:moderate-round", round_.pk)

@@ -46,9 +46,29 @@ class RoundSerializer(serializers.ModelSerializer):
     class Meta:
         model = Round
         fields = [
-            "id", "league", "league_name", "number", "code", "title", "hand_size", "land_rule", "life_rule",
-            "backbuild", "backbuild_hands", "sanctioned_format", "allowed_sets", "extra_banned", "format_rule",
-            "bonus_rule", "commentary", "deadline", "state", "banned", "entries", "catalog_as_of", "url",
+            "id",
+            "league",
+            "league_name",
+            "number",
+            "code",
+            "title",
+            "hand_size",
+            "land_rule",
+            "life_rule",
+            "backbuild",
+            "backbuild_hands",
+            "sanctioned_format",
+            "allowed_sets",
+            "extra_banned",
+            "format_rule",
+            "bonus_rule",
+            "commentary",
+            "deadline",
+            "state",
+            "banned",
+            "entries",
+            "catalog_as_of",
+            "url",
         ]
 
     def get_state(self, round_) -> str:
@@ -96,12 +116,20 @@ class RoundInputSerializer(serializers.Serializer):
 
 
 def _serialize(request, rounds, many=False):
-    context = {"request": request, "now": timezone.now(), "standing": league_services.standing_banned_entries()}
+    context = {
+        "request": request,
+        "now": timezone.now(),
+        "standing": league_services.standing_banned_entries(),
+    }
     return RoundSerializer(rounds, many=many, context=context).data
 
 
 def _visible_rounds(user):
-    rounds = Round.objects.select_related("league").annotate(entry_count=Count("hands")).order_by("-deadline", "pk")
+    rounds = (
+        Round.objects.select_related("league")
+        .annotate(entry_count=Count("hands"))
+        .order_by("-deadline", "pk")
+    )
     if not is_moderator(user):
         return rounds.exclude(state=RoundState.DRAFT)
     visible_drafts = [league.pk for league in league_services.leagues_managed_by(user)]

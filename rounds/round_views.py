@@ -17,7 +17,11 @@ def round_list(request):
     return render(
         request,
         "rounds/round_list.html",
-        {"open_rounds": groups["open"], "revealed_rounds": groups["revealed"], "final_rounds": groups["final"]},
+        {
+            "open_rounds": groups["open"],
+            "revealed_rounds": groups["revealed"],
+            "final_rounds": groups["final"],
+        },
     )
 
 

@@ -1,4 +1,4 @@
-"""The community's rules text (rounds/data/phm-rules.txt) as sections and numbered rules for the rules page."""
+"""The community's rules text (rounds/data/phm-rules.txt) as sections and numbered rules."""
 
 import re
 from dataclasses import dataclass, field
@@ -36,7 +36,7 @@ class Section:
 
 
 def parse_rules(text):
-    """Sections 1–7 of the rules text. The table of contents at the top and the lists after them are skipped."""
+    """Sections 1 to 7 of the rules text; the table of contents and the lists after them are skipped."""
     lines = [line.strip() for line in text.splitlines()]
     body_start = _start_of_body(lines)
     sections = []

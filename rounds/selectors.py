@@ -52,7 +52,11 @@ def visible_round(round_id, user, *, can_manage):
 
 def banned_groups(entries):
     """Effective banned entries grouped for display: [(list label, [(category, [names])])]."""
-    labels = {"phm": "PHM Banned List", "land-rule": "Land Rule Banned List", "round": "This round's extra bans"}
+    labels = {
+        "phm": "PHM Banned List",
+        "land-rule": "Land Rule Banned List",
+        "round": "This round's extra bans",
+    }
     groups = {}
     for entry in entries:
         by_category = groups.setdefault(entry["list"], {})

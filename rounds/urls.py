@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import moderation_views, round_views, views
 
 app_name = "rounds"
 
@@ -10,4 +10,22 @@ urlpatterns = [
     path("cards/check/", views.card_check, name="card-check"),
     path("cards/<slug:slug>/", views.card_detail, name="card-detail"),
     path("banned-lists/", views.banned_lists, name="banned-lists"),
+    path("rounds/", round_views.round_list, name="round-list"),
+    path("rounds/<int:round_id>/", round_views.round_detail, name="round-detail"),
+    path(
+        "rounds/<int:round_id>/export/announcement.bbcode",
+        round_views.round_announcement,
+        name="round-announcement",
+    ),
+    path("rules/", round_views.rules, name="rules"),
+    path("moderate/", moderation_views.dashboard, name="moderate"),
+    path("moderate/leagues/new/", moderation_views.league_create, name="moderate-league-create"),
+    path("moderate/rounds/new/", moderation_views.round_create, name="moderate-round-create"),
+    path("moderate/rounds/<int:round_id>/", moderation_views.round_manage, name="moderate-round"),
+    path("moderate/rounds/<int:round_id>/edit/", moderation_views.round_edit, name="moderate-round-edit"),
+    path(
+        "moderate/rounds/<int:round_id>/<slug:action>/",
+        moderation_views.round_action,
+        name="moderate-round-action",
+    ),
 ]

@@ -7,7 +7,9 @@ from django.db import models
 class Hand(models.Model):
     round = models.ForeignKey("rounds.Round", on_delete=models.PROTECT, related_name="hands")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hands")
-    created_at = models.DateTimeField(auto_now_add=True, help_text="First submission: hands are numbered by it.")
+    created_at = models.DateTimeField(
+        auto_now_add=True, help_text="First submission: hands are numbered by it."
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -1,9 +1,11 @@
+from .audit import AuditEntry
 from .banned import BanCategory, BannedCard, BannedList, BannedListChange
 from .cards import AcceptedCard, Card, CardFace, CardSet, CatalogVersion, DataQuality, Legality, Printing
-from .leagues import League, Round, RoundState
+from .leagues import LandRule, League, Round, RoundState
 
 __all__ = [
     "AcceptedCard",
+    "AuditEntry",
     "BanCategory",
     "BannedCard",
     "BannedList",
@@ -13,6 +15,7 @@ __all__ = [
     "CardSet",
     "CatalogVersion",
     "DataQuality",
+    "LandRule",
     "League",
     "Legality",
     "Printing",

@@ -13,7 +13,11 @@ class AuditEntry(models.Model):
     subject = GenericForeignKey("content_type", "object_id")
     action = models.CharField(max_length=50, help_text='A dotted verb such as "round.opened".')
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
     )
     before = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)
     after = models.JSONField(default=dict, blank=True, encoder=DjangoJSONEncoder)

@@ -13,9 +13,14 @@ class League(models.Model):
 
     name = models.CharField(max_length=100, unique=True, help_text='For example "League 45".')
     number = models.PositiveIntegerField(
-        null=True, blank=True, unique=True, help_text="Shown in round codes such as 45:01; taken from the name."
+        null=True,
+        blank=True,
+        unique=True,
+        help_text="Shown in round codes such as 45:01; taken from the name.",
     )
-    rounds_planned = models.PositiveSmallIntegerField(default=4, help_text="A league is normally 4 rounds (5.1).")
+    rounds_planned = models.PositiveSmallIntegerField(
+        default=4, help_text="A league is normally 4 rounds (5.1)."
+    )
     moderators = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -28,7 +33,9 @@ class League(models.Model):
     class Meta:
         ordering = ["-created_at"]
         constraints = [
-            models.CheckConstraint(condition=Q(rounds_planned__gte=1), name="league_plans_at_least_one_round"),
+            models.CheckConstraint(
+                condition=Q(rounds_planned__gte=1), name="league_plans_at_least_one_round"
+            ),
             models.CheckConstraint(condition=Q(state__in=["active", "finished"]), name="league_state_known"),
         ]
 
@@ -59,17 +66,27 @@ class Round(models.Model):
     hand_size = models.PositiveSmallIntegerField(default=5)
     land_rule = models.CharField(max_length=4, choices=LandRule.choices, default=LandRule.NONE)
     life_rule = models.BooleanField(default=False, help_text="Rule 7.5: the life rule variant is in use.")
-    backbuild = models.BooleanField(default=False, help_text="Rule 7.6: backbuild against the specified hands.")
-    backbuild_hands = models.TextField(blank=True, help_text="The specified hands for backbuild, as forum text.")
+    backbuild = models.BooleanField(
+        default=False, help_text="Rule 7.6: backbuild against the specified hands."
+    )
+    backbuild_hands = models.TextField(
+        blank=True, help_text="The specified hands for backbuild, as forum text."
+    )
     sanctioned_format = models.CharField(
-        max_length=20, blank=True, help_text="Rule 7.4: only cards from sets legal in this format. Blank: none."
+        max_length=20,
+        blank=True,
+        help_text="Rule 7.4: only cards from sets legal in this format. Blank: none.",
     )
     allowed_sets = models.JSONField(
         default=list, blank=True, help_text='Set codes a hand may draw from (e.g. ["ISD"]). Empty: any set.'
     )
-    extra_banned = models.JSONField(default=list, blank=True, help_text="The round's additional banned cards.")
+    extra_banned = models.JSONField(
+        default=list, blank=True, help_text="The round's additional banned cards."
+    )
     format_rule = models.TextField(blank=True, help_text="The round's own rule, in Markdown.")
-    bonus_rule = models.TextField(blank=True, help_text="Rule 7.7: how bonus League points are earned, if any.")
+    bonus_rule = models.TextField(
+        blank=True, help_text="Rule 7.7: how bonus League points are earned, if any."
+    )
     commentary = models.TextField(blank=True, help_text="The moderator's notes for players, in Markdown.")
     deadline = models.DateTimeField()
     state = models.CharField(max_length=10, choices=RoundState.choices, default=RoundState.DRAFT)
@@ -87,7 +104,9 @@ class Round(models.Model):
         ordering = ["-deadline"]
         constraints = [
             models.UniqueConstraint(fields=["league", "number"], name="round_number_unique_in_league"),
-            models.CheckConstraint(condition=Q(hand_size__gte=1, hand_size__lte=7), name="round_hand_size_1_to_7"),
+            models.CheckConstraint(
+                condition=Q(hand_size__gte=1, hand_size__lte=7), name="round_hand_size_1_to_7"
+            ),
             models.CheckConstraint(condition=Q(state__in=RoundState.values), name="round_state_known"),
             models.CheckConstraint(condition=Q(land_rule__in=LandRule.values), name="round_land_rule_known"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_1"),
@@ -97,15 +116,15 @@ class Round(models.Model):
     def __str__(self):
         return f"{self.code} {self.title}"
 
+    def get_absolute_url(self):
+        return reverse("rounds:round-detail", args=[self.pk])
+
     @property
     def code(self):
         """How the forum names a round: league number and round number, e.g. 45:01."""
         if self.league.number is None:
             return f"{self.league.name} #{self.number:02d}"
         return f"{self.league.number}:{self.number:02d}"
-
-    def get_absolute_url(self):
-        return reverse("rounds:round-detail", args=[self.pk])
 
     def state_at(self, now):
         """The state a visitor sees at `now`: an open round whose deadline has passed is revealed."""

@@ -49,7 +49,7 @@ def _round_values(round_):
 
 
 def league_number_from_name(name):
-    """"League 45" → 45: the forum numbers leagues, and round codes (45:01) use that number."""
+    """ "League 45" → 45: the forum numbers leagues, and round codes (45:01) use that number."""
     match = re.search(r"(\d+)\s*$", name.strip())
     return int(match.group(1)) if match else None
 
@@ -101,7 +101,11 @@ def create_league(*, actor, name, rounds_planned=4, moderators=()):
         league,
         "league.created",
         actor=actor,
-        after={"name": name, "rounds_planned": rounds_planned, "moderators": [m.username for m in moderators]},
+        after={
+            "name": name,
+            "rounds_planned": rounds_planned,
+            "moderators": [m.username for m in moderators],
+        },
     )
     return league
 
@@ -143,7 +147,9 @@ def _clean_rules(values, errors):
                     names.append(resolution.card.name)
                 continue
             hint = ", ".join(resolution.suggestion_names[:5])
-            problems.append(f"“{text}” is not a card name we know." + (f" Did you mean: {hint}?" if hint else ""))
+            problems.append(
+                f"“{text}” is not a card name we know." + (f" Did you mean: {hint}?" if hint else "")
+            )
         values["extra_banned"] = names
         if problems:
             errors["extra_banned"] = problems
@@ -170,7 +176,7 @@ def _check_deadline(deadline, now, errors):
 
 
 def effective_banned_entries(round_, standing=None):
-    """The round's effective banned list as [{"name","list","category"}], PHM first, then LR, then the round's.
+    """The round's effective banned list as [{"name","list","category"}]: PHM, then LR, then the round's.
 
     An open round answers from its snapshot; a draft from the standing lists as they are now (pass `standing`,
     from standing_banned_entries(), to answer many drafts with one query).
@@ -255,8 +261,8 @@ def update_round(*, actor, round_id, now, changes):
         frozen = sorted(set(changes) - EDITABLE_WHILE_OPEN)
         if frozen:
             raise RoundConflict(
-                f"The round is open: {', '.join(frozen)} can no longer change. Only the texts, the deadline and "
-                "the extra bans can."
+                f"The round is open: {', '.join(frozen)} can no longer change. "
+                "Only the texts, the deadline and the extra bans can."
             )
     changes = dict(changes)
     errors = {}
@@ -270,7 +276,9 @@ def update_round(*, actor, round_id, now, changes):
         setattr(round_, name, value)
     if round_.state == RoundState.OPEN and "extra_banned" in changes:
         kept = [entry for entry in round_.banned_snapshot if entry["list"] != "round"]
-        round_.banned_snapshot = kept + [{"name": n, "list": "round", "category": ""} for n in round_.extra_banned]
+        round_.banned_snapshot = kept + [
+            {"name": n, "list": "round", "category": ""} for n in round_.extra_banned
+        ]
     round_.save()
     after = _round_values(round_)
     if after != before:
@@ -282,7 +290,9 @@ def update_round(*, actor, round_id, now, changes):
 def open_round(*, actor, round_id, now):
     round_ = _lock(round_id)
     if round_.state != RoundState.DRAFT:
-        raise RoundConflict(f"Only a draft can be opened; this round is {round_.state_at(now).label.lower()}.")
+        raise RoundConflict(
+            f"Only a draft can be opened; this round is {round_.state_at(now).label.lower()}."
+        )
     errors = {}
     _check_deadline(round_.deadline, now, errors)
     if errors:
@@ -296,7 +306,11 @@ def open_round(*, actor, round_id, now):
         "round.opened",
         actor=actor,
         before={"state": RoundState.DRAFT},
-        after={"state": RoundState.OPEN, "banned": len(round_.banned_snapshot), "catalog_as_of": round_.catalog_as_of},
+        after={
+            "state": RoundState.OPEN,
+            "banned": len(round_.banned_snapshot),
+            "catalog_as_of": round_.catalog_as_of,
+        },
     )
     return round_
 
@@ -305,19 +319,27 @@ def open_round(*, actor, round_id, now):
 def extend_deadline(*, actor, round_id, now, new_deadline):
     round_ = _lock(round_id)
     if not _is_open(round_, now):
-        raise RoundConflict("Only an open round's deadline can be extended; submissions for this one have ended.")
+        raise RoundConflict(
+            "Only an open round's deadline can be extended; submissions for this one have ended."
+        )
     if new_deadline <= round_.deadline:
         raise RoundInputError({"deadline": ["To extend the deadline, choose a time after the current one."]})
     before = round_.deadline
     round_.deadline = new_deadline
     round_.save(update_fields=["deadline", "updated_at"])
-    log_action(round_, "round.deadline_extended", actor=actor, before={"deadline": before}, after={"deadline": new_deadline})
+    log_action(
+        round_,
+        "round.deadline_extended",
+        actor=actor,
+        before={"deadline": before},
+        after={"deadline": new_deadline},
+    )
     return round_
 
 
 @transaction.atomic
 def close_round_now(*, actor, round_id, now):
-    """End submissions now (deadline := now). Idempotent: a round already past its deadline is left as it is."""
+    """End submissions now (deadline := now). Idempotent: a round past its deadline is left as it is."""
     round_ = _lock(round_id)
     if round_.state == RoundState.DRAFT:
         raise RoundConflict("This round is a draft: open it before ending its submissions.")
@@ -326,19 +348,27 @@ def close_round_now(*, actor, round_id, now):
     before = round_.deadline
     round_.deadline = now
     round_.save(update_fields=["deadline", "updated_at"])
-    log_action(round_, "round.closed_early", actor=actor, before={"deadline": before}, after={"deadline": now})
+    log_action(
+        round_, "round.closed_early", actor=actor, before={"deadline": before}, after={"deadline": now}
+    )
     return round_
 
 
 @transaction.atomic
 def resync_banned_lists(*, actor, round_id, now):
-    """Take the standing banned lists into an open round again: the moderator's explicit choice (rule 2.1a)."""
+    """Take the standing banned lists into an open round again, by the moderator's choice (rule 2.1a)."""
     round_ = _lock(round_id)
     if not _is_open(round_, now):
         raise RoundConflict("Only an open round's banned lists can be re-synchronised.")
-    before = {"banned": [entry["name"] for entry in round_.banned_snapshot], "catalog_as_of": round_.catalog_as_of}
+    before = {
+        "banned": [entry["name"] for entry in round_.banned_snapshot],
+        "catalog_as_of": round_.catalog_as_of,
+    }
     _take_snapshot(round_)
     round_.save(update_fields=["banned_snapshot", "catalog_as_of", "updated_at"])
-    after = {"banned": [entry["name"] for entry in round_.banned_snapshot], "catalog_as_of": round_.catalog_as_of}
+    after = {
+        "banned": [entry["name"] for entry in round_.banned_snapshot],
+        "catalog_as_of": round_.catalog_as_of,
+    }
     log_action(round_, "round.banned_resynced", actor=actor, before=before, after=after)
     return round_

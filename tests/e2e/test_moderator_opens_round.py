@@ -17,7 +17,9 @@ def log_in(page, live_server, username, password):
     page.get_by_role("button", name="Log in").click()
 
 
-def test_moderator_creates_league_and_opens_round_player_sees_countdown(live_server, page, moderator, player, password):
+def test_moderator_creates_league_and_opens_round_player_sees_countdown(
+    live_server, page, moderator, player, password
+):
     log_in(page, live_server, "mod", password)
     page.goto(f"{live_server.url}/moderate/")
     expect(page.get_by_text("You do not manage any league yet.")).to_be_visible()
@@ -39,7 +41,9 @@ def test_moderator_creates_league_and_opens_round_player_sees_countdown(live_ser
     page.get_by_label(field("Additional banned cards")).fill("Mox Pearl")
     page.get_by_label(re.compile("Find a card to add")).fill("thalia, guard")
     page.get_by_role("option", name=re.compile("Thalia, Guardian of Thraben")).click()
-    expect(page.get_by_label(field("Additional banned cards"))).to_have_value("Mox Pearl\nThalia, Guardian of Thraben")
+    expect(page.get_by_label(field("Additional banned cards"))).to_have_value(
+        "Mox Pearl\nThalia, Guardian of Thraben"
+    )
     page.get_by_role("button", name="Create and open").click()
     expect(page.get_by_text("Round 45:01 “5 Card Alphabetized” created and opened.")).to_be_visible()
     expect(page.get_by_text("round.opened")).to_be_visible()

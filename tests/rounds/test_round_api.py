@@ -42,7 +42,11 @@ def test_create_round_opens_it(as_moderator, league):
     assert body["sanctioned_format"] is None
     assert body["allowed_sets"] == ["ISD", "DKA"]
     assert body["extra_banned"] == ["Delver of Secrets"]
-    assert "Force of Will" in body["banned"] and "Black Lotus" in body["banned"] and "Delver of Secrets" in body["banned"]
+    assert (
+        "Force of Will" in body["banned"]
+        and "Black Lotus" in body["banned"]
+        and "Delver of Secrets" in body["banned"]
+    )
     assert body["entries"] == 0
     assert Round.objects.get(pk=body["id"]).state == RoundState.OPEN
 
@@ -80,7 +84,9 @@ def test_list_and_detail_are_public(api_client, as_moderator, league):
 def test_patch_deadline_and_texts_while_open_but_not_hand_size(as_moderator, league):
     created = as_moderator.post("/api/rounds/", round_body(league), format="json").json()
     later = (timezone.now() + timedelta(days=6)).isoformat()
-    response = as_moderator.patch(f"/api/rounds/{created['id']}/", {"deadline": later, "commentary": "Good luck"}, format="json")
+    response = as_moderator.patch(
+        f"/api/rounds/{created['id']}/", {"deadline": later, "commentary": "Good luck"}, format="json"
+    )
     assert response.status_code == 200
     assert response.json()["commentary"] == "Good luck"
     response = as_moderator.patch(f"/api/rounds/{created['id']}/", {"hand_size": 2}, format="json")

@@ -34,10 +34,26 @@ def alphabetized(league, moderator):
 
 def test_round_page_lists_the_rules_in_order(client, alphabetized):
     page = client.get(alphabetized.get_absolute_url()).content.decode()
-    order = ["Hand size", "5 cards exactly", "Land rule", "Land Rule (LR)", "Variants", "Sanctioned format (7.4): Modern",
-             "Life Rule (7.5)", "Bonus points (7.7)", "Format rule", "lowest alphabetically", "Banned cards",
-             "PHM Banned List", "Force of Will", "Land Rule Banned List", "Black Lotus", "This round's extra bans",
-             "Mox Pearl", "Wear // Tear"]
+    order = [
+        "Hand size",
+        "5 cards exactly",
+        "Land rule",
+        "Land Rule (LR)",
+        "Variants",
+        "Sanctioned format (7.4): Modern",
+        "Life Rule (7.5)",
+        "Bonus points (7.7)",
+        "Format rule",
+        "lowest alphabetically",
+        "Banned cards",
+        "PHM Banned List",
+        "Force of Will",
+        "Land Rule Banned List",
+        "Black Lotus",
+        "This round's extra bans",
+        "Mox Pearl",
+        "Wear // Tear",
+    ]
     positions = [page.index(text) for text in order]
     assert positions == sorted(positions), order
     assert "Mon 5 Jan 2099, 18:00 UTC" in page
@@ -73,7 +89,10 @@ def test_announcement_bbcode(client, alphabetized):
     assert text.startswith("[size=5][b]45:01 — 5 Card Alphabetized[/b][/size]\n")
     assert "[b]Deck Size:[/b] 5" in text
     assert "[b]Land Rule:[/b] LR — basic land rule (7.3a); the Land Rule Banned List applies" in text
-    assert "[b]Additional Banned list:[/b] Mox Pearl / Wear // Tear (please remember to check the regular PHM Banned List and the Land Rule Banned List)" in text
+    assert (
+        "[b]Additional Banned list:[/b] Mox Pearl / Wear // Tear (please remember to check the regular PHM Banned List and the Land Rule Banned List)"
+        in text
+    )
     assert "[b]Deadline:[/b] Monday 5 January 2099, 18:00 UTC" in text
     assert f"[url=http://testserver/rounds/{alphabetized.pk}/]" in text
     assert "[b]Sanctioned format (7.4):[/b] Modern" in text
@@ -82,7 +101,9 @@ def test_announcement_bbcode(client, alphabetized):
 def test_announcement_without_extras_reminds_of_the_phm_list(league):
     round_ = RoundFactory(league=league, title="3 Card Vintage", hand_size=3)
     text = announcement(round_, "https://phm.example/rounds/1/")
-    assert "[b]Additional Banned list:[/b] None (please remember to check the regular PHM Banned List)" in text
+    assert (
+        "[b]Additional Banned list:[/b] None (please remember to check the regular PHM Banned List)" in text
+    )
     assert "[b]Land Rule:[/b] None" in text
 
 
@@ -92,9 +113,9 @@ def test_rounds_list_groups_by_visible_state(client, league):
     RoundFactory(league=league, title="Past deadline", deadline=now - timedelta(hours=1))
     RoundFactory(league=league, title="Finished", deadline=now - timedelta(days=9), state=RoundState.FINAL)
     page = client.get("/rounds/").content.decode()
-    open_part = page[page.index("Open for hands"): page.index("Revealed — results")]
-    revealed_part = page[page.index("Revealed — results"): page.index(">Final<")]
-    final_part = page[page.index(">Final<"):]
+    open_part = page[page.index("Open for hands") : page.index("Revealed — results")]
+    revealed_part = page[page.index("Revealed — results") : page.index(">Final<")]
+    final_part = page[page.index(">Final<") :]
     assert "Open one" in open_part and "data-countdown" in open_part
     assert "Past deadline" in revealed_part
     assert "Finished" in final_part
@@ -108,7 +129,9 @@ def test_rules_page_renders_the_rules_text(client):
     assert "Card catalog as of" in page
 
 
-def test_round_list_and_page_queries_do_not_grow(client, league, player, make_user, django_assert_max_num_queries):
+def test_round_list_and_page_queries_do_not_grow(
+    client, league, player, make_user, django_assert_max_num_queries
+):
     def populate(count, offset):
         for n in range(count):
             round_ = RoundFactory(league=league, deadline=timezone.now() + timedelta(days=n - 2))

@@ -73,7 +73,11 @@ def api_calls(rounds, league):
     deadline = (timezone.now() + timedelta(days=3)).isoformat()
     return {
         "create league": ("post", "/api/leagues/", {"name": "League 77"}),
-        "create round": ("post", "/api/rounds/", {"league": league.pk, "title": "T", "hand_size": 3, "deadline": deadline}),
+        "create round": (
+            "post",
+            "/api/rounds/",
+            {"league": league.pk, "title": "T", "hand_size": 3, "deadline": deadline},
+        ),
         "patch open": ("patch", f"/api/rounds/{open_id}/", {"commentary": "hello"}),
         "close open": ("post", f"/api/rounds/{open_id}/close/", {}),
         "get draft": ("get", f"/api/rounds/{draft_id}/", None),
@@ -83,14 +87,42 @@ def api_calls(rounds, league):
 
 
 EXPECTED_API = {
-    "anonymous": {"create league": 401, "create round": 401, "patch open": 401, "close open": 401,
-                  "get draft": 404, "patch draft": 404, "close draft": 404},
-    "player": {"create league": 403, "create round": 403, "patch open": 403, "close open": 403,
-               "get draft": 404, "patch draft": 404, "close draft": 404},
-    "other_moderator": {"create league": 201, "create round": 403, "patch open": 403, "close open": 403,
-                        "get draft": 404, "patch draft": 404, "close draft": 404},
-    "moderator": {"create league": 201, "create round": 201, "patch open": 200, "close open": 200,
-                  "get draft": 200, "patch draft": 200, "close draft": 409},
+    "anonymous": {
+        "create league": 401,
+        "create round": 401,
+        "patch open": 401,
+        "close open": 401,
+        "get draft": 404,
+        "patch draft": 404,
+        "close draft": 404,
+    },
+    "player": {
+        "create league": 403,
+        "create round": 403,
+        "patch open": 403,
+        "close open": 403,
+        "get draft": 404,
+        "patch draft": 404,
+        "close draft": 404,
+    },
+    "other_moderator": {
+        "create league": 201,
+        "create round": 403,
+        "patch open": 403,
+        "close open": 403,
+        "get draft": 404,
+        "patch draft": 404,
+        "close draft": 404,
+    },
+    "moderator": {
+        "create league": 201,
+        "create round": 201,
+        "patch open": 200,
+        "close open": 200,
+        "get draft": 200,
+        "patch draft": 200,
+        "close draft": 409,
+    },
 }
 
 
@@ -100,8 +132,12 @@ def test_api_matrix(api_client, viewers, rounds, league, viewer):
         token = Token.objects.create(user=viewers[viewer])
         api_client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     for name, (method, url, body) in api_calls(rounds, league).items():
-        response = getattr(api_client, method)(url, body, format="json") if body is not None else api_client.get(url)
-        assert response.status_code == EXPECTED_API[viewer][name], f"{viewer} {name}: {response.content[:300]}"
+        response = (
+            getattr(api_client, method)(url, body, format="json") if body is not None else api_client.get(url)
+        )
+        assert response.status_code == EXPECTED_API[viewer][name], (
+            f"{viewer} {name}: {response.content[:300]}"
+        )
         if response.status_code >= 400:
             assert set(response.json()) >= {"detail", "code"}, response.json()
 

@@ -75,14 +75,23 @@ def test_create_round_refuses_bad_rules_with_every_reason(league, moderator):
             extra_banned=["Black Lotus", "Thalia, Gaurdian of Thraben"],
         )
     errors = caught.value.errors
-    assert set(errors) == {"title", "hand_size", "deadline", "sanctioned_format", "allowed_sets", "extra_banned"}
+    assert set(errors) == {
+        "title",
+        "hand_size",
+        "deadline",
+        "sanctioned_format",
+        "allowed_sets",
+        "extra_banned",
+    }
     assert "Thalia, Guardian of Thraben" in errors["extra_banned"][0]
     assert errors["allowed_sets"] == ["Unknown set code: NOPE."]
     assert not Round.objects.exists()
 
 
 def test_extra_bans_are_stored_the_way_players_write_them(league, moderator):
-    round_ = new_round(league, moderator, extra_banned=["mishras workshop", "Tear", "Delver of Secrets", "Tear"])
+    round_ = new_round(
+        league, moderator, extra_banned=["mishras workshop", "Tear", "Delver of Secrets", "Tear"]
+    )
     assert round_.extra_banned == ["Mishra's Workshop", "Wear // Tear", "Delver of Secrets"]
 
 
@@ -110,7 +119,9 @@ def test_later_edits_of_the_standing_lists_do_not_change_an_open_round(league, m
     round_ = new_round(league, moderator)
     BannedCard.objects.filter(card_name="Force of Will").delete()
     phm = BannedList.objects.get(key="phm")
-    BannedCard.objects.create(banned_list=phm, card_name="Brainstorm", normalized_name="brainstorm", category="disruption")
+    BannedCard.objects.create(
+        banned_list=phm, card_name="Brainstorm", normalized_name="brainstorm", category="disruption"
+    )
     names = [entry["name"] for entry in services.effective_banned_entries(Round.objects.get(pk=round_.pk))]
     assert "Force of Will" in names and "Brainstorm" not in names
 
@@ -168,7 +179,9 @@ def test_nothing_changes_after_the_deadline(league, moderator):
     with pytest.raises(RoundConflict, match="Submissions for this round have ended"):
         services.update_round(actor=moderator, round_id=round_.pk, now=later, changes={"title": "Too late"})
     with pytest.raises(RoundConflict, match="Only an open round's deadline can be extended"):
-        services.extend_deadline(actor=moderator, round_id=round_.pk, now=later, new_deadline=later + timedelta(days=1))
+        services.extend_deadline(
+            actor=moderator, round_id=round_.pk, now=later, new_deadline=later + timedelta(days=1)
+        )
 
 
 def test_extend_deadline_must_move_it_later(league, moderator):
@@ -207,7 +220,11 @@ def test_every_change_is_in_the_trail_newest_first(league, moderator):
     round_ = new_round(league, moderator, open_now=False)
     services.open_round(actor=moderator, round_id=round_.pk, now=NOON)
     services.close_round_now(actor=moderator, round_id=round_.pk, now=NOON + timedelta(hours=1))
-    assert [entry.action for entry in audit_trail(round_)] == ["round.closed_early", "round.opened", "round.created"]
+    assert [entry.action for entry in audit_trail(round_)] == [
+        "round.closed_early",
+        "round.opened",
+        "round.created",
+    ]
 
 
 # Leagues and who manages them ----------------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 
 from django.db import transaction
 
-from .catalog.names import normalize_name
-from .catalog.resolve import get_index, resolve_name
-from .models import AcceptedCard, BannedCard, BannedList, BannedListChange, CatalogVersion
+from ..catalog.names import normalize_name
+from ..catalog.resolve import get_index, resolve_name
+from ..models import AcceptedCard, BannedCard, BannedList, BannedListChange, CatalogVersion
 
 
 class BannedListError(ValueError):
