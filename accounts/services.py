@@ -41,6 +41,9 @@ def make_moderator(user):
     if user.groups.filter(pk=group.pk).exists():
         return False
     user.groups.add(group)
+    if not user.is_staff:  # moderators keep the banned lists in the admin
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
     return True
 
 
@@ -50,4 +53,7 @@ def remove_moderator(user):
     if not user.groups.filter(pk=group.pk).exists():
         return False
     user.groups.remove(group)
+    if user.is_staff and not user.is_superuser:
+        user.is_staff = False
+        user.save(update_fields=["is_staff"])
     return True

@@ -19,14 +19,27 @@ from .models import (
 )
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Leagues and rounds change only through the moderator pages, which audit every change."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(ReadOnlyAdmin):
     list_display = ["name", "rounds_planned", "created_at"]
     search_fields = ["name"]
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ["title", "league", "number", "hand_size", "state", "deadline"]
     list_filter = ["state", "league"]
     search_fields = ["title"]

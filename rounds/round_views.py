@@ -9,6 +9,7 @@ from .bbcode import announcement, format_label, variant_lines
 from .markdown import render_markdown
 from .models import LandRule
 from .rules_text import phm_rules
+from .services.catalog import latest_catalog_version
 from .services.leagues import can_manage_league, effective_banned_entries
 
 
@@ -60,4 +61,5 @@ def round_announcement(request, round_id):
 
 
 def rules(request):
-    return render(request, "rounds/rules.html", {"sections": phm_rules()})
+    context = {"sections": phm_rules(), "catalog": latest_catalog_version()}
+    return render(request, "rounds/rules.html", context)

@@ -55,7 +55,7 @@ def banned_groups(entries):
     labels = {
         "phm": "PHM Banned List",
         "land-rule": "Land Rule Banned List",
-        "round": "This round's extra bans",
+        "round": "Additional bans for this round",
     }
     groups = {}
     for entry in entries:

@@ -87,11 +87,11 @@ def create_league(*, actor, name, rounds_planned=4, moderators=()):
         errors["name"] = ["A league needs a name, such as “League 45”."]
     elif League.objects.filter(name__iexact=name).exists():
         errors["name"] = [f"There is already a league called “{name}”."]
+    number = league_number_from_name(name)
+    if "name" not in errors and number is not None and League.objects.filter(number=number).exists():
+        errors["name"] = [f"League number {number} is already taken."]
     if not isinstance(rounds_planned, int) or rounds_planned < 1:
         errors["rounds_planned"] = ["Plan at least one round."]
-    number = league_number_from_name(name)
-    if number is not None and League.objects.filter(number=number).exists():
-        errors["name"] = [f"League number {number} is already taken."]
     if errors:
         raise RoundInputError(errors)
     league = League.objects.create(name=name, number=number, rounds_planned=rounds_planned)

@@ -12,6 +12,8 @@ def test_make_moderator_adds_to_group_and_is_idempotent(player, capsys):
     assert "player is now a moderator." in capsys.readouterr().out
     assert player.groups.filter(name="moderators").exists()
     assert is_moderator(player)
+    player.refresh_from_db()
+    assert player.is_staff  # to keep the banned lists in the admin
     call_command("make_moderator", "player")
     assert "already a moderator" in capsys.readouterr().out
     assert player.groups.count() == 1
@@ -21,6 +23,8 @@ def test_make_moderator_remove(moderator, capsys):
     call_command("make_moderator", "mod", "--remove")
     assert "no longer a moderator" in capsys.readouterr().out
     assert not is_moderator(moderator)
+    moderator.refresh_from_db()
+    assert not moderator.is_staff
 
 
 def test_make_moderator_unknown_user_suggests(player):

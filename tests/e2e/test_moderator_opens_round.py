@@ -55,5 +55,5 @@ def test_moderator_creates_league_and_opens_round_player_sees_countdown(
     expect(page.get_by_role("heading", name=re.compile("5 Card Alphabetized"))).to_be_visible()
     countdown = page.locator("header [data-countdown]")
     expect(countdown).to_have_text(re.compile(r"^(1d 23h|2d 0h) \d\dm left$"))
-    expect(page.get_by_text("Thalia, Guardian of Thraben")).to_be_visible()
+    expect(page.get_by_role("listitem").filter(has_text="Thalia, Guardian of Thraben")).to_be_visible()
     expect(page.get_by_role("link", name="Manage round")).to_have_count(0)
