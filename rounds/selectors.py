@@ -63,8 +63,13 @@ def banned_groups(entries):
         category = entry.get("category") or ""
         label = BanCategory(category).label if category in BanCategory.values else category
         by_category.setdefault(label, []).append(entry["name"])
+    category_order = [label for _, label in BanCategory.choices]
+
+    def in_rules_order(item):  # Acceleration, Disruption, Lands, Win Conditions, as the rules text lists them
+        return category_order.index(item[0]) if item[0] in category_order else len(category_order)
+
     return [
-        (labels.get(key, key), key, list(by_category.items()))
+        (labels.get(key, key), key, sorted(by_category.items(), key=in_rules_order))
         for key in ["phm", "land-rule", "round"]
         if (by_category := groups.get(key))
     ]

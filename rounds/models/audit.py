@@ -32,6 +32,10 @@ class AuditEntry(models.Model):
     def __str__(self):
         return f"{self.action} by {self.actor or 'the system'} at {self.created_at:%Y-%m-%d %H:%M}"
 
+    @property
+    def label(self):
+        return ACTION_LABELS.get(self.action, self.action)
+
     def changes(self):
         """[(field, before, after)] for the fields whose value differs."""
         keys = list(dict.fromkeys([*self.before, *self.after]))
@@ -40,6 +44,17 @@ class AuditEntry(models.Model):
             for key in keys
             if self.before.get(key) != self.after.get(key)
         ]
+
+
+ACTION_LABELS = {
+    "league.created": "League created",
+    "round.created": "Round created",
+    "round.changed": "Rules changed",
+    "round.opened": "Round opened",
+    "round.deadline_extended": "Deadline extended",
+    "round.closed_early": "Submissions ended early",
+    "round.banned_resynced": "Banned lists re-synchronised",
+}
 
 
 def log_action(subject, action, *, actor=None, before=None, after=None, note=""):

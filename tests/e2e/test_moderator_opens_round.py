@@ -46,7 +46,7 @@ def test_moderator_creates_league_and_opens_round_player_sees_countdown(
     )
     page.get_by_role("button", name="Create and open").click()
     expect(page.get_by_text("Round 45:01 “5 Card Alphabetized” created and opened.")).to_be_visible()
-    expect(page.get_by_text("round.opened")).to_be_visible()
+    expect(page.get_by_text("Round opened", exact=True)).to_be_visible()
 
     page.context.clear_cookies()
     log_in(page, live_server, "player", password)

@@ -155,3 +155,18 @@ def test_round_list_and_page_queries_do_not_grow(
         client.get("/rounds/")
     with django_assert_max_num_queries(page_queries):
         client.get(sample.get_absolute_url())
+
+
+def test_moderator_page_shows_the_history_readably(client, moderator, alphabetized):
+    services.extend_deadline(
+        actor=moderator,
+        round_id=alphabetized.pk,
+        now=timezone.now(),
+        new_deadline=alphabetized.deadline + timedelta(days=1),
+    )
+    client.force_login(moderator)
+    page = client.get(f"/moderate/rounds/{alphabetized.pk}/").content.decode()
+    for text in ["Deadline extended", "Round opened", "Round created", "Extra bans", "Mox Pearl / Wear // Tear"]:
+        assert text in page
+    assert page.index("Deadline extended") < page.index("Round opened") < page.index("Round created")
+    assert "Mon 5 Jan 2099, 18:00 UTC" in page and "Tue 6 Jan 2099, 18:00 UTC" in page

@@ -25,7 +25,7 @@ def run_together(jobs):
         try:
             barrier.wait()
             results[position] = job()
-        except Exception as error:  # noqa: BLE001 - the test inspects what each thread got
+        except Exception as error:
             results[position] = error
         finally:
             connections.close_all()
@@ -48,7 +48,12 @@ def test_concurrent_round_creation_numbers_rounds_once_each(on_postgres, league,
 
     def create(n):
         return lambda: services.create_round(
-            actor=moderator, league=league, now=now, title=f"Race {n}", hand_size=3, deadline=now + timedelta(days=1)
+            actor=moderator,
+            league=league,
+            now=now,
+            title=f"Race {n}",
+            hand_size=3,
+            deadline=now + timedelta(days=1),
         )
 
     results = run_together([create(n) for n in range(8)])
@@ -59,7 +64,13 @@ def test_concurrent_round_creation_numbers_rounds_once_each(on_postgres, league,
 def test_close_and_extend_race_leaves_one_consistent_story(on_postgres, league, moderator):
     now = timezone.now()
     round_ = services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="Race", hand_size=3, deadline=now + timedelta(days=1)
+        actor=moderator,
+        league=league,
+        now=now,
+        open_now=True,
+        title="Race",
+        hand_size=3,
+        deadline=now + timedelta(days=1),
     )
     closed_at = now + timedelta(minutes=1)
     extended_to = now + timedelta(days=2)

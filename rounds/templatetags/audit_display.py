@@ -1,0 +1,51 @@
+"""How audit values read on the moderator's page: field labels, dates in the viewer's zone, lists as text."""
+
+from django import template
+from django.utils import timezone
+from django.utils.dateformat import format as format_date
+from django.utils.dateparse import parse_datetime
+
+register = template.Library()
+
+FIELD_LABELS = {
+    "hand_size": "Hand size",
+    "land_rule": "Land rule",
+    "life_rule": "Life rule",
+    "backbuild": "Backbuild",
+    "backbuild_hands": "Backbuild hands",
+    "sanctioned_format": "Sanctioned format",
+    "allowed_sets": "Allowed sets",
+    "extra_banned": "Extra bans",
+    "format_rule": "Format rule",
+    "bonus_rule": "Bonus rule",
+    "catalog_as_of": "Catalog as of",
+    "banned": "Banned cards",
+    "rounds_planned": "Rounds planned",
+}
+
+
+@register.filter
+def audit_field(name):
+    return FIELD_LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+@register.filter
+def audit_value(value):
+    if value is None or value == "" or value == []:
+        return "—"
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, list):
+        return " / ".join(str(item) for item in value)
+    if isinstance(value, str) and "T" in value and (moment := _parse_moment(value)) is not None:
+        return format_date(timezone.localtime(moment), "D j M Y, H:i T")
+    return value
+
+
+def _parse_moment(text):
+    """An aware datetime from an ISO string, or None (dates such as "2026-01-23" stay text)."""
+    try:
+        moment = parse_datetime(text)
+    except ValueError:
+        return None
+    return moment if moment is not None and timezone.is_aware(moment) else None
