@@ -4,27 +4,17 @@ from datetime import UTC
 
 from django.utils.dateformat import format as format_date
 
+from .legality import format_label
+from .markdown import markdown_to_bbcode
 from .models import LandRule
 from .services.leagues import effective_banned_entries
 
-FORMAT_LABELS = {
-    "vintage": "Vintage",
-    "legacy": "Legacy",
-    "modern": "Modern",
-    "pioneer": "Pioneer",
-    "standard": "Standard",
-    "pauper": "Pauper",
-}
 LAND_RULE_LINES = {
     LandRule.NONE: "None",
     LandRule.LR: "LR — basic land rule (7.3a); the Land Rule Banned List applies",
     LandRule.ELR: "ELR — extra land rule (7.3b); the Land Rule Banned List applies",
     LandRule.DLR: "DLR — draw land rule (7.3c); the Land Rule Banned List applies",
 }
-
-
-def format_label(key):
-    return FORMAT_LABELS.get(key, key.title()) if key else ""
 
 
 def variant_lines(round_):
@@ -54,7 +44,7 @@ def announcement(round_, round_url):
     extra = [entry["name"] for entry in effective_banned_entries(round_) if entry["list"] == "round"]
     parts = [f"[size=5][b]{round_.code} — {round_.title}[/b][/size]", ""]
     if round_.format_rule.strip():
-        parts += [round_.format_rule.strip(), ""]
+        parts += [markdown_to_bbcode(round_.format_rule), ""]
     parts.append(f"[b]Deck Size:[/b] {round_.hand_size}")
     parts.append(f"[b]Land Rule:[/b] {LAND_RULE_LINES[LandRule(round_.land_rule)]}")
     for line in variant_lines(round_):
@@ -76,5 +66,5 @@ def announcement(round_, round_url):
         "(you can change it until the deadline). Hands stay secret until the deadline.",
     ]
     if round_.commentary.strip():
-        parts += ["", round_.commentary.strip()]
+        parts += ["", markdown_to_bbcode(round_.commentary)]
     return "\n".join(parts) + "\n"

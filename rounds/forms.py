@@ -6,17 +6,11 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from .catalog.sources import CORE_FORMATS
+from .legality import format_label
 from .models import LandRule, League
 
-FORMAT_CHOICES = [
-    ("", "None — any Vintage-legal card"),
-    ("vintage", "Vintage"),
-    ("legacy", "Legacy"),
-    ("modern", "Modern"),
-    ("pioneer", "Pioneer"),
-    ("standard", "Standard"),
-    ("pauper", "Pauper"),
-]
+FORMAT_CHOICES = [("", "None — any Vintage-legal card")] + [(key, format_label(key)) for key in CORE_FORMATS]
 
 
 def split_card_names(text):

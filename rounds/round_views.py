@@ -5,7 +5,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from . import selectors
-from .bbcode import announcement, format_label, variant_lines
+from .bbcode import announcement, variant_lines
 from .markdown import render_markdown
 from .models import LandRule
 from .rules_text import phm_rules
@@ -40,7 +40,6 @@ def round_detail(request, round_id):
         "round": round_,
         "state": round_.state_at(now),
         "land_rule_label": LandRule(round_.land_rule).label,
-        "format_label": format_label(round_.sanctioned_format),
         "variants": variant_lines(round_),
         "format_rule_html": render_markdown(round_.format_rule),
         "commentary_html": render_markdown(round_.commentary),

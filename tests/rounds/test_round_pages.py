@@ -99,6 +99,8 @@ def test_announcement_bbcode(client, alphabetized):
     assert "[b]Deadline:[/b] Monday 5 January 2099, 18:00 UTC" in text
     assert f"[url=http://testserver/rounds/{alphabetized.pk}/]" in text
     assert "[b]Sanctioned format (7.4):[/b] Modern" in text
+    # The format rule's Markdown becomes the forum's BBCode.
+    assert "names are the [b]lowest alphabetically[/b]." in text
 
 
 def test_announcement_without_extras_reminds_of_the_phm_list(league):
@@ -166,7 +168,24 @@ def test_moderator_page_shows_the_history_readably(client, moderator, alphabetiz
     )
     client.force_login(moderator)
     page = client.get(f"/moderate/rounds/{alphabetized.pk}/").content.decode()
-    for text in ["Deadline extended", "Round opened", "Round created", "Extra bans", "Mox Pearl / Wear // Tear"]:
+    for text in [
+        "Deadline extended",
+        "Round opened",
+        "Round created",
+        "Extra bans",
+        "Mox Pearl / Wear // Tear",
+    ]:
         assert text in page
     assert page.index("Deadline extended") < page.index("Round opened") < page.index("Round created")
     assert "Mon 5 Jan 2099, 18:00 UTC" in page and "Tue 6 Jan 2099, 18:00 UTC" in page
+
+
+def test_markdown_to_bbcode_covers_what_moderators_write():
+    from rounds.markdown import markdown_to_bbcode
+
+    text = "Play **fast**, *think*.\n\nSee [the rules](https://phm.example/rules/).\n\n- one\n- two `Black Lotus`"
+    assert markdown_to_bbcode(text) == (
+        "Play [b]fast[/b], [i]think[/i].\n\n"
+        "See [url=https://phm.example/rules/]the rules[/url].\n\n"
+        "[list]\n[*]one\n[*]two [font=monospace]Black Lotus[/font]\n[/list]"
+    )
