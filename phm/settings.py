@@ -106,7 +106,10 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE = {}
+CELERY_BEAT_SCHEDULE = {
+    # Backstop for the exact-time reveal tasks (submissions.signals): idempotent, so running often is harmless.
+    "reveal-due-rounds": {"task": "submissions.reveal_due_rounds", "schedule": 60.0},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -145,6 +148,8 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "PHM Moderator <phm@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Where links in emails point, e.g. https://phm.example.org (empty: links are site-relative paths).
+SITE_URL = env_str("SITE_URL", "")
 
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -10,6 +10,7 @@ api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("rounds.api_urls")),
+    path("", include("submissions.api_urls")),
 ]
 
 urlpatterns = [
@@ -18,6 +19,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),
+    # Before rounds.urls: "moderate/rounds/<id>/hands/" would otherwise read as a round action named "hands".
+    path("", include("submissions.urls")),
     path("", include("rounds.urls")),
 ]
 

@@ -3,6 +3,7 @@
 `check_hand` is the only place the rules of hand construction are decided (rules 3.2, 3.3, 7.3, 7.4 and the
 round's hand size); forms, the API, review pages and `manage.py check_hand` all call it. It costs at most
 four queries whatever the hand: banned lists, cards, printings (only with allowed sets) and the format check.
+A round is judged by `rules_for_round`, against the banned lists as they were when it opened (rule 2.1a).
 """
 
 from dataclasses import dataclass, field
@@ -12,7 +13,7 @@ from django.utils.formats import date_format
 from .catalog.names import normalize_name
 from .catalog.resolve import Resolution, Status, get_index, resolve_name
 from .catalog.sources import CORE_FORMATS
-from .models import BannedCard, BannedList, Card, LandRule, Legality, Printing
+from .models import BanCategory, BannedCard, BannedList, Card, LandRule, Legality, Printing, RoundState
 
 
 class RulesError(ValueError):
@@ -27,6 +28,9 @@ class HandRules:
     extra_banned: tuple = ()  # the round's additional banned cards, by name
     allowed_sets: tuple | None = None  # set codes; None: any set
     accepted_cards: tuple = ()  # names a moderator accepted although the catalog lacks them
+    # The round's banned entries as taken when it opened: ((name, list key, category), …). None: judge by the
+    # standing lists (a draft, or a list checked outside any round). Entries of list "round" are extra bans.
+    banned_snapshot: tuple | None = None
 
     def validate(self):
         if self.hand_size is not None and not 1 <= self.hand_size <= 7:
@@ -97,17 +101,56 @@ def catalog_date_text(as_of):
     return date_format(as_of, "j F Y") if as_of else "an unknown date"
 
 
-def _banned_entries():
-    """Entries of the standing lists by list key: [(card id the name resolves to, normalised name, entry)]."""
+def _category_label(category):
+    return BanCategory(category).label if category in BanCategory.values else category
+
+
+def _banned_entries(snapshot=None):
+    """Banned entries by list key: [(card id the name resolves to, normalised name, category label)].
+
+    From the round's snapshot when given (no query), else from the standing lists."""
     index = get_index()
     lists = {BannedList.PHM: [], BannedList.LAND_RULE: []}
-    for entry in BannedCard.objects.select_related("banned_list").order_by(
-        "banned_list__position", "position"
-    ):
-        resolution = resolve_name(entry.card_name, index=index)
+    if snapshot is not None:
+        rows = [(name, key, _category_label(category)) for name, key, category in snapshot]
+    else:
+        rows = [
+            (entry.card_name, entry.banned_list.key, entry.get_category_display())
+            for entry in BannedCard.objects.select_related("banned_list").order_by(
+                "banned_list__position", "position"
+            )
+        ]
+    for name, list_key, label in rows:
+        resolution = resolve_name(name, index=index)
         card_id = resolution.card.id if resolution.resolved else None
-        lists.setdefault(entry.banned_list.key, []).append((card_id, entry.normalized_name, entry))
+        lists.setdefault(list_key, []).append((card_id, normalize_name(name), label))
     return lists
+
+
+def rules_for_round(round_, accepted_cards=None):
+    """The rules a hand in `round_` is judged by. An opened round uses its banned snapshot (rule 2.1a), whose
+    "round" entries are its extra bans; a draft uses the standing lists and its extra bans as they are now.
+    Pass `accepted_cards` when already known, to save the query."""
+    from .services.catalog import accepted_card_names
+
+    if accepted_cards is None:
+        accepted_cards = accepted_card_names(round_)
+    snapshot = None
+    extra = tuple(round_.extra_banned or ())
+    if round_.state != RoundState.DRAFT and round_.banned_snapshot:
+        snapshot = tuple(
+            (entry["name"], entry["list"], entry.get("category") or "") for entry in round_.banned_snapshot
+        )
+        extra = ()  # already in the snapshot, under the list "round"
+    return HandRules(
+        hand_size=round_.hand_size,
+        land_rule=round_.land_rule,
+        sanctioned_format=round_.sanctioned_format or None,
+        extra_banned=extra,
+        allowed_sets=tuple(round_.allowed_sets) if round_.allowed_sets else None,
+        accepted_cards=tuple(accepted_cards),
+        banned_snapshot=snapshot,
+    )
 
 
 def _matches(card_id, key, banned):
@@ -145,8 +188,8 @@ def check_hand(card_inputs, rules=None):
                 "card_id", flat=True
             )
         )
-    banned = _banned_entries()
-    extra = []
+    banned = _banned_entries(rules.banned_snapshot)
+    extra = list(banned.get("round", []))
     for name in rules.extra_banned:
         resolution = resolve_name(name, index=index)
         extra.append((resolution.card.id if resolution.resolved else None, normalize_name(name), name))
@@ -166,22 +209,22 @@ def check_hand(card_inputs, rules=None):
                 problems.append(_unknown_problem(verdict, index.as_of))
         else:
             _check_card_legality(verdict.card, rules, printed_in_allowed, problems)
-        for card_id_banned, name_key, entry in banned.get(BannedList.PHM, []):
+        for card_id_banned, name_key, category in banned.get(BannedList.PHM, []):
             if _matches(card_id, key, (card_id_banned, name_key)):
                 problems.append(
                     Problem(
                         "phm_banned",
-                        f"{verdict.name} is on the PHM Banned List ({entry.get_category_display()}).",
+                        f"{verdict.name} is on the PHM Banned List ({category}).",
                     )
                 )
         if uses_land_rule:
-            for card_id_banned, name_key, entry in banned.get(BannedList.LAND_RULE, []):
+            for card_id_banned, name_key, category in banned.get(BannedList.LAND_RULE, []):
                 if _matches(card_id, key, (card_id_banned, name_key)):
                     problems.append(
                         Problem(
                             "land_rule_banned",
                             f"{verdict.name} is on the Land Rule Banned List "
-                            f"({entry.get_category_display()}), which applies because this round uses "
+                            f"({category}), which applies because this round uses "
                             f"{land_rule_label}.",
                         )
                     )

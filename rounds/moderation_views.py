@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import is_moderator
+from submissions import selectors as hand_selectors
 
 from .forms import ExtendDeadlineForm, LeagueForm, RoundForm
 from .models import Round, RoundState
@@ -166,6 +167,8 @@ def round_manage(request, round_id):
         "extend_form": ExtendDeadlineForm(initial={"deadline": round_.deadline}),
         "audit": audit_trail(round_)[:100],
         "entries": round_.hands.count(),
+        "can_review": round_.state != RoundState.DRAFT
+        and hand_selectors.can_review(request.user, round_, now),
     }
     return render(request, "rounds/moderate/round_manage.html", context)
 

@@ -3,6 +3,11 @@
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
+
+from submissions import commitments
+from submissions import selectors as hand_selectors
+from submissions.bbcode import hands_posted
 
 from . import selectors
 from .bbcode import announcement, variant_lines
@@ -33,9 +38,16 @@ def _round_or_404(request, round_id):
     return round_
 
 
+@never_cache  # the page shows the viewer's own hand: no shared cache may keep it
 def round_detail(request, round_id):
     round_ = _round_or_404(request, round_id)
     now = timezone.now()
+    can_manage = can_manage_league(request.user, round_.league)
+    revealed = hand_selectors.is_revealed(round_, now)
+    my_hand = hand_selectors.own_hand(request.user, round_)
+    hands = hand_selectors.hands_of_round(round_) if revealed else []
+    for hand in hands:
+        hand.committed_text = commitments.version_text(hand.committed_version)
     context = {
         "round": round_,
         "state": round_.state_at(now),
@@ -45,8 +57,15 @@ def round_detail(request, round_id):
         "commentary_html": render_markdown(round_.commentary),
         "banned_groups": selectors.banned_groups(effective_banned_entries(round_)),
         "entries": selectors.entry_count(round_),
-        "can_manage": can_manage_league(request.user, round_.league),
+        "can_manage": can_manage,
         "announcement": announcement(round_, request.build_absolute_uri(round_.get_absolute_url())),
+        "my_hand": my_hand,
+        "accepting": round_.accepts_hands_at(now),
+        # The playing-moderator rule: a moderator with a hand in the round reviews nothing before the deadline.
+        "can_review": can_manage and (revealed or my_hand is None) and round_.state != "draft",
+        "revealed": revealed,
+        "hands": hands,
+        "hands_bbcode": hands_posted(round_, hands) if revealed else "",
     }
     return render(request, "rounds/round_detail.html", context)
 

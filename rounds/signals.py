@@ -1,10 +1,13 @@
 """Data every database needs: the card catalog snapshot and the banned lists.
 
-Run after `migrate` (with the current models, so the loader is the same code `import_cards` runs) and
+Also `deadline_set`, which other apps listen to so that `rounds` needs no knowledge of them.
+
+`fill_empty_catalog` runs after `migrate` (with the current models, so the loader is the same code `import_cards` runs) and
 again after a test database flush, which empties tables without re-running migrations.
 """
 
 from django.conf import settings
+from django.dispatch import Signal
 
 from .banned_seed import seed_banned_lists
 from .catalog.loader import catalog_tables_exist, load_snapshot_if_empty
@@ -25,3 +28,8 @@ def fill_empty_catalog(sender, using="default", verbosity=1, plan=None, **kwargs
             f"  Loaded the card catalog: {result.added} cards, {result.printings_added} printings "
             f"in {result.seconds:.1f} s (as of {result.version.as_of})."
         )
+
+
+# Sent after the commit that opened a round or moved its deadline, with `round_id` and `deadline`: the
+# submissions app schedules the reveal at that exact time (the every-minute backstop covers a missed one).
+deadline_set = Signal()

@@ -1,12 +1,35 @@
-"""A player's entry in a round. Its versions, commitments and reviews come with hand submission (step 4)."""
+"""A player's entry in a round (`Hand`), every version they submitted (`HandVersion`) and what moderators did
+to it (`HandReview`). Which of these anyone may see, and when, is decided in `submissions.selectors`."""
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+
+
+class HandStatus(models.TextChoices):
+    SUBMITTED = "submitted", "Submitted"
+    DISQUALIFIED = "disqualified", "Disqualified"  # rule 4.2a, after the deadline
+    REPLACED = "replaced", "Replaced by a similar hand"  # rule 4.2a, after the deadline
 
 
 class Hand(models.Model):
     round = models.ForeignKey("rounds.Round", on_delete=models.PROTECT, related_name="hands")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hands")
+    name = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="The hand's current name (rule 4.3): the player's or a moderator's.",
+    )
+    number = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Entry number (01, 02…) given at the reveal, by first submission."
+    )
+    status = models.CharField(max_length=12, choices=HandStatus.choices, default=HandStatus.SUBMITTED)
+    flagged = models.BooleanField(
+        default=False, help_text="A moderator warned that the hand is illegal (4.2a)."
+    )
+    flag_message = models.TextField(blank=True)
+    notice = models.TextField(blank=True, help_text="Rule 4.2b: the hand cannot win against any hand.")
+    disqualification_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(
         auto_now_add=True, help_text="First submission: hands are numbered by it."
     )
@@ -17,7 +40,96 @@ class Hand(models.Model):
         constraints = [
             # One current hand per player per round (DESIGN.md §2, rule 4.2).
             models.UniqueConstraint(fields=["round", "player"], name="hand_one_per_player_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "number"],
+                condition=Q(number__isnull=False),
+                name="hand_number_unique_in_round",
+            ),
+            models.CheckConstraint(condition=Q(status__in=HandStatus.values), name="hand_status_known"),
+            models.CheckConstraint(
+                condition=Q(number__isnull=True) | Q(number__gte=1), name="hand_number_from_1"
+            ),
         ]
 
     def __str__(self):
         return f"Hand #{self.pk} in round {self.round_id}"
+
+    @property
+    def number_label(self):
+        """How the forum writes entry numbers: 01, 02, … (None before the reveal)."""
+        number = getattr(self, "display_number", None) or self.number
+        return f"{number:02d}" if number else ""
+
+
+class HandVersion(models.Model):
+    """One submitted state of a hand. Versions are never edited; a change is a new version (rule 4.2)."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player", "Submitted by the player"
+        MODERATOR = "moderator", "Similar hand by a moderator (4.2a)"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveSmallIntegerField(help_text="1 for the first submission, then 2, 3, …")
+    name = models.CharField(max_length=100, blank=True)
+    cards = models.JSONField(help_text="Card names in the player's order, as the catalog spells them.")
+    attested = models.JSONField(
+        default=list, blank=True, help_text='Rules the player attested, e.g. ["3.1"].'
+    )
+    nonce = models.CharField(
+        max_length=64, help_text="Secret until the reveal; makes the commitment unguessable."
+    )
+    commitment = models.CharField(
+        max_length=64, help_text="SHA-256 (hex) of the canonical text and the nonce."
+    )
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField()
+    is_current = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["hand_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "number"], name="hand_version_number_unique"),
+            # Exactly one version is the hand's current one; the partial index makes a second impossible.
+            models.UniqueConstraint(
+                fields=["hand"], condition=Q(is_current=True), name="hand_one_current_version"
+            ),
+            models.CheckConstraint(
+                condition=Q(source__in=["player", "moderator"]), name="hand_version_source_known"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Version {self.number} of hand #{self.hand_id}"
+
+
+class HandReview(models.Model):
+    """A moderator's action on a hand, as the player sees it (the audit trail keeps the before/after too)."""
+
+    class Action(models.TextChoices):
+        FLAG = "flag", "Flagged as illegal"
+        UNFLAG = "unflag", "Flag removed"
+        NOTICE = "notice", "Notice (4.2b)"
+        RENAME = "rename", "Renamed (4.3)"
+        DISQUALIFY = "disqualify", "Disqualified (4.2a)"
+        REPLACE = "replace", "Replaced by a similar hand (4.2a)"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="reviews")
+    action = models.CharField(max_length=12, choices=Action.choices)
+    message = models.TextField(blank=True)
+    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(action__in=["flag", "unflag", "notice", "rename", "disqualify", "replace"]),
+                name="hand_review_action_known",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_action_display()} on hand #{self.hand_id}"

@@ -54,6 +54,15 @@ ACTION_LABELS = {
     "round.deadline_extended": "Deadline extended",
     "round.closed_early": "Submissions ended early",
     "round.banned_resynced": "Banned lists re-synchronised",
+    "round.revealed": "Hands revealed",
+    "hand.submitted": "Hand submitted",
+    "hand.changed": "Hand changed (new version)",
+    "hand.flag": "Hand flagged as illegal",
+    "hand.unflag": "Flag removed",
+    "hand.notice": "Notice attached (4.2b)",
+    "hand.rename": "Hand renamed",
+    "hand.disqualify": "Hand disqualified",
+    "hand.replace": "Hand replaced by a similar hand",
 }
 
 

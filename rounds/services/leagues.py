@@ -13,6 +13,7 @@ from accounts.services import is_moderator
 
 from ..models import League, Round, RoundState
 from ..models.audit import log_action
+from ..signals import deadline_set
 from .errors import RoundConflict, RoundInputError
 
 # What the audit trail records of a round (before → after) when a moderator edits it.
@@ -229,6 +230,12 @@ def _is_open(round_, now):
     return round_.state == RoundState.OPEN and round_.deadline > now
 
 
+def _announce_deadline(round_):
+    """Tell listeners (the reveal scheduler) about the deadline, once the change is committed."""
+    round_id, deadline = round_.pk, round_.deadline
+    transaction.on_commit(lambda: deadline_set.send(sender=Round, round_id=round_id, deadline=deadline))
+
+
 # Round operations -------------------------------------------------------------------------------------------
 
 
@@ -255,7 +262,9 @@ def create_round(*, actor, league, now, open_now=False, **rules):
 def update_round(*, actor, round_id, now, changes):
     """Edit a draft freely; an open round only its texts, deadline and extra bans (API.md PATCH)."""
     round_ = _lock(round_id)
-    if round_.state == RoundState.FINAL or (round_.state == RoundState.OPEN and round_.deadline <= now):
+    if round_.state in (RoundState.REVEALED, RoundState.FINAL) or (
+        round_.state == RoundState.OPEN and round_.deadline <= now
+    ):
         raise RoundConflict("Submissions for this round have ended: its rules can no longer change.")
     if round_.state == RoundState.OPEN:
         frozen = sorted(set(changes) - EDITABLE_WHILE_OPEN)
@@ -283,6 +292,8 @@ def update_round(*, actor, round_id, now, changes):
     after = _round_values(round_)
     if after != before:
         log_action(round_, "round.changed", actor=actor, before=before, after=after)
+    if round_.state == RoundState.OPEN and after["deadline"] != before["deadline"]:
+        _announce_deadline(round_)
     return round_
 
 
@@ -312,6 +323,7 @@ def open_round(*, actor, round_id, now):
             "catalog_as_of": round_.catalog_as_of,
         },
     )
+    _announce_deadline(round_)
     return round_
 
 
@@ -334,6 +346,7 @@ def extend_deadline(*, actor, round_id, now, new_deadline):
         before={"deadline": before},
         after={"deadline": new_deadline},
     )
+    _announce_deadline(round_)
     return round_
 
 
@@ -351,6 +364,7 @@ def close_round_now(*, actor, round_id, now):
     log_action(
         round_, "round.closed_early", actor=actor, before={"deadline": before}, after={"deadline": now}
     )
+    _announce_deadline(round_)
     return round_
 
 

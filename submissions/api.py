@@ -1,0 +1,189 @@
+"""API for hands (API.md: Hands). The views translate HTTP to submissions.services and back; no rule lives here."""
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import ValidationError as ApiValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from phm.api import Conflict
+from rounds.catalog.handlist import parse_hand_list
+from rounds.catalog.resolve import is_known_card
+
+from . import commitments, selectors, services
+from .models import HandVersion
+
+
+class HandInputSerializer(serializers.Serializer):
+    """Types only: `cards` (a list of names) or `list` (forum text, `Card / Card / Card`)."""
+
+    name = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    cards = serializers.ListField(
+        child=serializers.CharField(allow_blank=True, max_length=500, trim_whitespace=False),
+        required=False,
+        max_length=services.MAX_CARD_INPUTS,
+    )
+    list = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+
+    def validate(self, data):
+        if "cards" not in data and "list" not in data:
+            raise serializers.ValidationError(
+                {"cards": ["Send `cards` (a list of names) or `list` (forum text)."]}
+            )
+        return data
+
+    def card_inputs(self):
+        if "cards" in self.validated_data:
+            return self.validated_data["cards"]
+        return parse_hand_list(self.validated_data["list"], is_card=is_known_card)
+
+
+class MyHandSerializer(serializers.Serializer):
+    round = serializers.IntegerField(source="hand.round_id")
+    player = serializers.CharField(source="hand.player.username")
+    name = serializers.CharField(source="hand.name")
+    cards = serializers.ListField(source="version.cards", child=serializers.CharField())
+    commitment = serializers.CharField(source="version.commitment")
+    submitted_at = serializers.DateTimeField(source="version.submitted_at")
+    version = serializers.IntegerField(source="version.number")
+    status = serializers.CharField(source="hand.status")
+    flagged = serializers.BooleanField(source="hand.flagged")
+    flag_message = serializers.CharField(source="hand.flag_message")
+    notice = serializers.CharField(source="hand.notice")
+
+
+class RevealedHandSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField(source="display_number")
+    player = serializers.CharField(source="player.username")
+    name = serializers.CharField()
+    cards = serializers.ListField(source="current_version.cards", child=serializers.CharField())
+    commitment = serializers.CharField(source="committed_version.commitment")
+    nonce = serializers.SerializerMethodField()
+    status = serializers.CharField()
+    notice = serializers.CharField()
+    committed_text = serializers.SerializerMethodField()
+
+    def get_nonce(self, hand) -> str | None:
+        # Published at the reveal only: a reviewing moderator before the deadline sees cards, not nonces.
+        return hand.committed_version.nonce if self.context["revealed"] else None
+
+    def get_committed_text(self, hand) -> str | None:
+        return commitments.version_text(hand.committed_version) if self.context["revealed"] else None
+
+
+def _mine(hand, version):
+    return {"hand": hand, "version": version}
+
+
+def illegal_hand_body(verdict):
+    """400 body of API.md: {"cards": [{"index","input","problem","suggestions"}]}, one entry per problem."""
+    entries = [
+        {
+            "index": card.index,
+            "input": card.input,
+            "problem": problem.message,
+            "code": problem.code,
+            "suggestions": list(card.suggestions),
+        }
+        for card in verdict.cards
+        for problem in card.problems
+    ]
+    entries += [
+        {"index": None, "input": "", "problem": problem.message, "code": problem.code, "suggestions": []}
+        for problem in verdict.problems
+    ]
+    return {"detail": "The hand is not legal for this round.", "code": "illegal_hand", "cards": entries}
+
+
+class MyHandView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=MyHandSerializer)
+    def get(self, request, round_id):
+        try:
+            round_ = services.submittable_round(round_id)
+        except services.HandNotFound as error:
+            raise NotFound(str(error)) from error
+        hand = selectors.own_hand(request.user, round_)
+        if hand is None or hand.current_version is None:
+            raise NotFound("You have no hand in this round.")
+        return Response(MyHandSerializer(_mine(hand, hand.current_version)).data)
+
+    @extend_schema(request=HandInputSerializer, responses={200: MyHandSerializer, 201: MyHandSerializer})
+    def put(self, request, round_id):
+        incoming = HandInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        try:
+            result = services.submit_hand(
+                player=request.user,
+                round_id=round_id,
+                name=incoming.validated_data["name"],
+                cards=incoming.card_inputs(),
+            )
+        except services.HandNotFound as error:
+            raise NotFound(str(error)) from error
+        except services.HandInputError as error:
+            raise ApiValidationError(error.errors) from error
+        except services.IllegalHand as error:
+            return Response(illegal_hand_body(error.verdict), status=status.HTTP_400_BAD_REQUEST)
+        except services.HandConflict as error:
+            raise Conflict(str(error)) from error
+        code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
+        return Response(MyHandSerializer(_mine(result.hand, result.version)).data, status=code)
+
+
+class RoundHandsView(APIView):
+    @extend_schema(responses=RevealedHandSerializer(many=True))
+    def get(self, request, round_id):
+        now = timezone.now()
+        try:
+            round_ = services.submittable_round(round_id)
+        except services.HandNotFound as error:
+            raise NotFound(str(error)) from error
+        if not selectors.can_see_all_hands(request.user, round_, now):
+            raise NotFound("The hands of this round are not revealed yet.")
+        hands = selectors.hands_of_round(round_)
+        context = {"revealed": selectors.is_revealed(round_, now)}
+        return Response(RevealedHandSerializer(hands, many=True, context=context).data)
+
+
+class ReviewInputSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=services.REVIEW_ACTIONS)
+    message = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=500), required=False, max_length=services.MAX_CARD_INPUTS
+    )
+    name = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class HandReviewView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ReviewInputSerializer, responses=MyHandSerializer)
+    def post(self, request, hand_id):
+        try:
+            services.reviewable_hand(request.user, hand_id)
+        except services.HandNotFound as error:
+            raise NotFound(str(error)) from error
+        except services.ReviewNotAllowed as error:
+            raise PermissionDenied(str(error)) from error
+        incoming = ReviewInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        try:
+            hand = services.review_hand(actor=request.user, hand_id=hand_id, **incoming.validated_data)
+        except services.HandNotFound as error:
+            raise NotFound(str(error)) from error
+        except services.ReviewNotAllowed as error:
+            raise PermissionDenied(str(error)) from error
+        except services.HandInputError as error:
+            raise ApiValidationError(error.errors) from error
+        except services.IllegalHand as error:
+            return Response(illegal_hand_body(error.verdict), status=status.HTTP_400_BAD_REQUEST)
+        except services.HandConflict as error:
+            raise Conflict(str(error)) from error
+        version = HandVersion.objects.filter(hand=hand, is_current=True).first()
+        return Response(MyHandSerializer(_mine(hand, version)).data)

@@ -1,0 +1,68 @@
+"""Commitments (DESIGN.md §5): a SHA-256 over a hand version's canonical text, whose last line is a secret nonce.
+
+The player gets the commitment as a receipt when they submit; the nonce is published at the reveal, so anyone can
+recompute the hash from what is shown and see that the hand did not change after it was submitted. The nonce keeps
+the commitment from being guessed before the reveal by hashing likely hands.
+
+The canonical text is UTF-8, lines joined by a single line feed (no carriage returns, no final newline):
+
+    PHM hand commitment v1
+    round: <round id>
+    player: <username>
+    version: <version number>
+    name: <hand name, spaces collapsed; empty when unnamed>
+    cards: <card names as the catalog spells them, in the player's order, joined by " / ">
+    nonce: <64 hexadecimal digits>
+
+and the commitment is the lowercase hexadecimal SHA-256 of those bytes. The verify page repeats this.
+"""
+
+import hashlib
+import hmac
+import secrets
+
+HEADER = "PHM hand commitment v1"
+NONCE_BYTES = 32
+
+
+def new_nonce():
+    return secrets.token_hex(NONCE_BYTES)
+
+
+def canonical_text(*, round_id, username, version, name, cards, nonce):
+    lines = [
+        HEADER,
+        f"round: {round_id}",
+        f"player: {username}",
+        f"version: {version}",
+        f"name: {' '.join(name.split())}",
+        f"cards: {' / '.join(cards)}",
+        f"nonce: {nonce}",
+    ]
+    return "\n".join(lines)
+
+
+def digest(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def commitment_for(**fields):
+    return digest(canonical_text(**fields))
+
+
+def version_text(version):
+    """The canonical text of a saved HandVersion (needs version.hand.player loaded)."""
+    return canonical_text(
+        round_id=version.hand.round_id,
+        username=version.hand.player.get_username(),
+        version=version.number,
+        name=version.name,
+        cards=version.cards,
+        nonce=version.nonce,
+    )
+
+
+def matches(text, commitment):
+    """Whether `text` (line endings normalised to \\n, outer whitespace ignored) hashes to `commitment`."""
+    normalised = (text or "").replace("\r\n", "\n").replace("\r", "\n").strip()
+    return hmac.compare_digest(digest(normalised), (commitment or "").strip().lower())

@@ -1,0 +1,70 @@
+"""The hand form: one field per card of the round's hand size, a paste box, a name, the attestation."""
+
+from django import forms
+
+from rounds.catalog.handlist import parse_hand_list
+from rounds.catalog.resolve import is_known_card
+
+from .services import MAX_CARD_NAME_LENGTH, MAX_NAME_LENGTH
+
+ATTESTATION_TEXT = {
+    "3.1": (
+        "3.1 — My hand cannot, before an opponent's second turn would begin, force a win, an infinite number of "
+        "turns, or a card leaving an opponent's hand (apart from the exceptions 3.1a–e)."
+    ),
+    "7.5b": "7.5b — My hand enables me to win both games of a match against at least one legal hand.",
+    "7.6a": "7.6a — My hand enables me to win both games of a match against the specified hand or hands.",
+}
+
+
+class HandForm(forms.Form):
+    name = forms.CharField(
+        label="Hand name",
+        max_length=MAX_NAME_LENGTH,
+        required=False,
+        help_text="Optional (rule 4.3); the moderator may rename it.",
+    )
+    paste = forms.CharField(
+        label="Paste your hand",
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "Card / Card / Card"}),
+        help_text="The forum format fills the card fields: Card / Card / Card, or one card per line.",
+    )
+    attest = forms.BooleanField(
+        label="I attest that my hand follows these rules",
+        required=True,
+        error_messages={"required": "Confirm that your hand follows the rules above before submitting."},
+    )
+
+    def __init__(self, *args, hand_size, attestations, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.hand_size = hand_size
+        # (rule, its text, its anchor on the rules page)
+        self.attestations = [
+            (rule, ATTESTATION_TEXT[rule], "rule-" + rule.replace(".", "-")) for rule in attestations
+        ]
+        for position in range(1, hand_size + 1):
+            self.fields[f"card_{position}"] = forms.CharField(
+                label=f"Card {position}", max_length=MAX_CARD_NAME_LENGTH, required=False
+            )
+
+    @property
+    def card_fields(self):
+        return [self[f"card_{position}"] for position in range(1, self.hand_size + 1)]
+
+    def card_inputs(self):
+        """What the player typed in the card fields, trailing empty fields dropped only when all are empty."""
+        source = self.cleaned_data if hasattr(self, "cleaned_data") else self.data
+        cards = [(source.get(f"card_{n}") or "").strip() for n in range(1, self.hand_size + 1)]
+        return cards if any(cards) else []
+
+
+def fill_from_paste(data, hand_size):
+    """A copy of the POST data with the card fields filled from the paste box; also the names that did not fit."""
+    data = data.copy()
+    names = parse_hand_list(data.get("paste", ""), is_card=is_known_card)
+    for position in range(1, hand_size + 1):
+        data[f"card_{position}"] = names[position - 1] if position <= len(names) else ""
+    data["paste"] = ""
+    return data, names[hand_size:], len(names)

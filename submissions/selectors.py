@@ -1,0 +1,101 @@
+"""Who may see which hands, and the read queries behind the pages and the API.
+
+Secrecy (DESIGN.md §2 and §5): before a round's deadline only the owner sees a hand, plus a moderator of the
+round's league who has no hand in it. Past the deadline (derived from time, whether or not the reveal task has
+run) everyone sees every hand. Every query here is bounded: a constant number whatever the number of hands.
+"""
+
+from django.db.models import Prefetch
+
+from rounds.models import RoundState
+from rounds.services.leagues import can_manage_league
+
+from .models import Hand, HandReview, HandVersion
+
+
+def is_revealed(round_, now):
+    return round_.state_at(now) in (RoundState.REVEALED, RoundState.FINAL)
+
+
+def is_playing(user, round_):
+    return user.is_authenticated and Hand.objects.filter(round=round_, player=user).exists()
+
+
+def may_review_before_deadline(user, round_):
+    """A moderator of the league who is not playing in the round (the playing-moderator rule)."""
+    return can_manage_league(user, round_.league) and not is_playing(user, round_)
+
+
+def can_see_all_hands(user, round_, now):
+    if round_.state == RoundState.DRAFT:
+        return False
+    return is_revealed(round_, now) or may_review_before_deadline(user, round_)
+
+
+def can_review(user, round_, now):
+    """Moderators of the league; before the deadline only those without a hand in the round (API.md)."""
+    if not can_manage_league(user, round_.league):
+        return False
+    return is_revealed(round_, now) or not is_playing(user, round_)
+
+
+def _versions():
+    return Prefetch("versions", queryset=HandVersion.objects.order_by("number"))
+
+
+def hands_of_round(round_):
+    """Every hand with player, profile and all versions, in entry order; two queries."""
+    hands = list(
+        Hand.objects.filter(round=round_)
+        .select_related("player__profile")
+        .prefetch_related(_versions())
+        .order_by("created_at", "pk")
+    )
+    for position, hand in enumerate(hands, start=1):
+        # Numbers are given by the reveal task in this same order; until it runs the page shows the same ones.
+        hand.display_number = hand.number or position
+        _attach_versions(hand)
+    return hands
+
+
+def _attach_versions(hand):
+    versions = list(hand.versions.all())
+    for version in versions:
+        version.hand = hand  # no query when the canonical text needs the player
+    hand.version_list = versions
+    hand.current_version = next((v for v in versions if v.is_current), versions[-1] if versions else None)
+    by_player = [v for v in versions if v.source == HandVersion.Source.PLAYER]
+    # What the player committed to: their last version (a moderator's replacement is not theirs to prove).
+    hand.committed_version = by_player[-1] if by_player else hand.current_version
+
+
+def own_hand(user, round_):
+    """The viewer's hand in the round with its versions and reviews, or None; three queries at most."""
+    if not user.is_authenticated:
+        return None
+    hand = (
+        Hand.objects.filter(round=round_, player=user)
+        .select_related("player", "round")
+        .prefetch_related(
+            _versions(), Prefetch("reviews", queryset=HandReview.objects.order_by("created_at"))
+        )
+        .first()
+    )
+    if hand is not None:
+        _attach_versions(hand)
+    return hand
+
+
+def visible_hand(user, hand_id, now):
+    """The hand if the viewer may see it, else None (callers answer 404 either way: nothing is confirmed)."""
+    hand = Hand.objects.select_related("round__league", "player").filter(pk=hand_id).first()
+    if hand is None:
+        return None
+    if hand.player_id == getattr(user, "pk", None) or can_see_all_hands(user, hand.round, now):
+        return hand
+    return None
+
+
+def player_display_name(user):
+    profile = getattr(user, "profile", None)
+    return profile.display_name if profile else user.get_username()

@@ -1,0 +1,383 @@
+"""Hand operations: submit (with versions and commitments), moderator review, reveal. Pages, the API, tasks and
+tests all call these; none of them decides a rule by itself.
+
+Every write that depends on the deadline locks the round row first, then reads the clock: a submission and the
+reveal can therefore never interleave, and a request that waited for the lock past the deadline is refused.
+"""
+
+import logging
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from rounds.legality import check_hand, rules_for_round
+from rounds.models import Round, RoundState
+from rounds.models.audit import log_action
+
+from . import commitments, selectors
+from .models import Hand, HandReview, HandStatus, HandVersion
+
+logger = logging.getLogger(__name__)
+
+MAX_NAME_LENGTH = 100
+MAX_CARD_INPUTS = 20  # more than any hand size (7): refuse absurd payloads before judging them
+MAX_CARD_NAME_LENGTH = 200
+NOTICE_4_2B = "This hand does not enable its player to win the game against any possible hand (rule 4.2b)."
+
+
+# Errors -----------------------------------------------------------------------------------------------------
+
+
+class HandNotFound(Exception):
+    """No such hand or round — or one the caller may not see (HTTP 404, never a 403 that confirms it)."""
+
+
+class HandInputError(ValueError):
+    """Malformed input: `errors` maps field names to plain sentences (HTTP 400)."""
+
+    def __init__(self, errors):
+        self.errors = errors
+        super().__init__("; ".join(f"{key}: {' '.join(value)}" for key, value in errors.items()))
+
+
+class IllegalHand(ValueError):
+    """The hand breaks the round's rules; `verdict` says where, per card (HTTP 400)."""
+
+    def __init__(self, verdict):
+        self.verdict = verdict
+        super().__init__("The hand is not legal for this round.")
+
+
+class HandConflict(Exception):
+    """The round's state forbids it: deadline passed, or too early for an after-deadline action (HTTP 409)."""
+
+
+class ReviewNotAllowed(Exception):
+    """The viewer may see the hand but not review it (HTTP 403)."""
+
+
+# Submitting -------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Submission:
+    hand: Hand
+    version: HandVersion
+    created: bool  # the player's first hand in the round
+    changed: bool  # a new version was stored (False: the same hand sent again)
+
+
+def deadline_passed_message(round_):
+    return (
+        f"Submissions for round {round_.code} closed at {round_.deadline:%Y-%m-%d %H:%M} UTC: "
+        "your hand was not saved."
+    )
+
+
+def _clean_name(name):
+    name = " ".join(str(name or "").split())
+    if len(name) > MAX_NAME_LENGTH:
+        raise HandInputError({"name": [f"A hand name has at most {MAX_NAME_LENGTH} characters."]})
+    return name
+
+
+def _clean_cards(cards):
+    if not isinstance(cards, list | tuple) or not all(isinstance(card, str) for card in cards):
+        raise HandInputError({"cards": ["Send the cards as a list of card names."]})
+    if len(cards) > MAX_CARD_INPUTS:
+        raise HandInputError({"cards": [f"A hand has at most 7 cards, not {len(cards)}."]})
+    cleaned = [" ".join(card.split()) for card in cards]
+    if any(len(card) > MAX_CARD_NAME_LENGTH for card in cleaned):
+        raise HandInputError({"cards": ["A card name that long is not a card name."]})
+    return cleaned
+
+
+def submittable_round(round_id):
+    """The round a player may submit to, or HandNotFound for unknown rounds and drafts."""
+    round_ = Round.objects.select_related("league").filter(pk=round_id).first()
+    if round_ is None or round_.state == RoundState.DRAFT:
+        raise HandNotFound("No such round.")
+    return round_
+
+
+def attestations_for(round_):
+    """The game-state rules a player attests (DESIGN.md §2): 3.1 unless backbuild ignores it (7.6a)."""
+    rules = [] if round_.backbuild else ["3.1"]
+    if round_.life_rule:
+        rules.append("7.5b")
+    if round_.backbuild:
+        rules.append("7.6a")
+    return rules
+
+
+def judge(round_, cards):
+    return check_hand(cards, rules_for_round(round_))
+
+
+def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
+    """Store `cards` as the player's current hand in the round: a new version when anything changed.
+
+    Raises HandNotFound, HandInputError, IllegalHand or HandConflict (deadline). `now` is for tests; by default
+    the clock is read after the round is locked.
+    """
+    name = _clean_name(name)
+    cards = _clean_cards(cards)
+    round_ = submittable_round(round_id)
+    if not round_.accepts_hands_at(now or timezone.now()):
+        raise HandConflict(deadline_passed_message(round_))  # early answer; the locked check below decides
+    # Judged before taking the lock so the lock is held for milliseconds; re-judged if the rules moved meanwhile.
+    verdict = judge(round_, cards)
+    if not verdict.legal:
+        raise IllegalHand(verdict)
+    attested = list(attested if attested is not None else attestations_for(round_))
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().select_related("league").get(pk=round_.pk)
+        moment = now or timezone.now()
+        if not locked.accepts_hands_at(moment):
+            raise HandConflict(deadline_passed_message(locked))
+        if (locked.banned_snapshot, locked.extra_banned) != (round_.banned_snapshot, round_.extra_banned):
+            verdict = judge(locked, cards)
+            if not verdict.legal:
+                raise IllegalHand(verdict)
+        names = verdict.names
+        hand = Hand.objects.filter(round=locked, player=player).first()
+        created = hand is None
+        if created:
+            hand = Hand.objects.create(round=locked, player=player, name=name)
+            previous = None
+        else:
+            previous = HandVersion.objects.filter(hand=hand, is_current=True).first()
+            if previous is not None and previous.cards == names and previous.name == name:
+                return Submission(hand=hand, version=previous, created=False, changed=False)
+        version = _new_version(hand, locked, player, name, names, attested, moment, previous, by=player)
+        before = {"flagged": hand.flagged, "name": hand.name}
+        hand.name = name
+        unflagged = hand.flagged
+        hand.flagged = (
+            False  # the player changed the hand after a warning (4.2a): the moderator may flag again
+        )
+        hand.save(update_fields=["name", "flagged", "updated_at"])
+        # The audit names the version and its commitment, never the cards: moderators who play read it too.
+        log_action(
+            hand,
+            "hand.submitted" if created else "hand.changed",
+            actor=player,
+            before={} if created else {"version": previous.number if previous else None, **before},
+            after={"version": version.number, "commitment": version.commitment, "flagged": False},
+            note="The change lifted the moderator's flag." if unflagged else "",
+        )
+        version_id = version.pk
+        transaction.on_commit(lambda: send_receipt(version_id), robust=True)
+    return Submission(hand=hand, version=version, created=created, changed=True)
+
+
+def _new_version(hand, round_, player, name, cards, attested, moment, previous, *, by):
+    if previous is not None:
+        # Lower the old one first: the partial unique index allows one current version at any instant.
+        HandVersion.objects.filter(pk=previous.pk).update(is_current=False)
+    number = (previous.number if previous else 0) + 1
+    if previous is None and hand.pk:
+        last = (
+            HandVersion.objects.filter(hand=hand).order_by("-number").values_list("number", flat=True).first()
+        )
+        number = (last or 0) + 1
+    nonce = commitments.new_nonce()
+    commitment = commitments.commitment_for(
+        round_id=round_.pk,
+        username=player.get_username(),
+        version=number,
+        name=name,
+        cards=cards,
+        nonce=nonce,
+    )
+    return HandVersion.objects.create(
+        hand=hand,
+        number=number,
+        name=name,
+        cards=cards,
+        attested=attested,
+        nonce=nonce,
+        commitment=commitment,
+        source=HandVersion.Source.PLAYER if by == player else HandVersion.Source.MODERATOR,
+        created_by=by,
+        submitted_at=moment,
+        is_current=True,
+    )
+
+
+# Mail -------------------------------------------------------------------------------------------------------
+
+
+def _site_url(path):
+    return f"{settings.SITE_URL.rstrip('/')}{path}" if getattr(settings, "SITE_URL", "") else path
+
+
+def send_receipt(version_id):
+    """The receipt by email: the same hand, time, version and commitment as the receipt page."""
+    version = HandVersion.objects.select_related("hand__round__league", "hand__player").get(pk=version_id)
+    player = version.hand.player
+    if not player.email:
+        return
+    round_ = version.hand.round
+    context = {
+        "version": version,
+        "hand": version.hand,
+        "round": round_,
+        "url": _site_url(reverse("submissions:receipt", args=[round_.pk, version.number])),
+    }
+    send_mail(
+        subject=f"[PHM] Your hand for round {round_.code}, version {version.number}",
+        message=render_to_string("submissions/email/receipt.txt", context),
+        from_email=None,
+        recipient_list=[player.email],
+    )
+
+
+def send_review_notice(review_id):
+    review = HandReview.objects.select_related("hand__round__league", "hand__player").get(pk=review_id)
+    player = review.hand.player
+    if not player.email:
+        return
+    round_ = review.hand.round
+    context = {
+        "review": review,
+        "hand": review.hand,
+        "round": round_,
+        "url": _site_url(reverse("submissions:my-hand", args=[round_.pk])),
+    }
+    send_mail(
+        subject=f"[PHM] A moderator reviewed your hand for round {round_.code}",
+        message=render_to_string("submissions/email/review.txt", context),
+        from_email=None,
+        recipient_list=[player.email],
+    )
+
+
+# Moderator review -------------------------------------------------------------------------------------------
+
+REVIEW_ACTIONS = [choice for choice, _ in HandReview.Action.choices]
+AFTER_DEADLINE_ONLY = {HandReview.Action.DISQUALIFY, HandReview.Action.REPLACE}
+
+
+def reviewable_hand(actor, hand_id, now=None):
+    """The hand `actor` may review: HandNotFound when they may not even see it, ReviewNotAllowed otherwise."""
+    now = now or timezone.now()
+    hand = selectors.visible_hand(actor, hand_id, now)
+    if hand is None:
+        raise HandNotFound("No such hand.")
+    if not selectors.can_review(actor, hand.round, now):
+        if hand.player_id == actor.pk and not selectors.is_revealed(hand.round, now):
+            raise HandNotFound("No such hand.")  # a player's own hand is theirs to change, not to review
+        raise ReviewNotAllowed("Only a moderator of this league can review hands.")
+    return hand
+
+
+def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=None):
+    """Apply one review action (API.md: POST /api/hands/{id}/review/); audited, and the player is notified."""
+    if action not in REVIEW_ACTIONS:
+        raise HandInputError({"action": [f"Choose one of: {', '.join(REVIEW_ACTIONS)}."]})
+    message = (message or "").strip()
+    hand = reviewable_hand(actor, hand_id, now)
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().select_related("league").get(pk=hand.round_id)
+        hand = Hand.objects.select_for_update().select_related("player").get(pk=hand.pk)
+        moment = now or timezone.now()
+        past_deadline = not round_.accepts_hands_at(moment)
+        if action in AFTER_DEADLINE_ONLY and not past_deadline:
+            raise HandConflict(
+                "A hand can be disqualified or replaced only after the deadline (rule 4.2a); "
+                "before it, flag the hand so the player can fix it."
+            )
+        before, after = _apply_review(hand, round_, actor, action, message, cards, name, moment)
+        hand.save()
+        review = HandReview.objects.create(
+            hand=hand, action=action, message=message or after.get("notice", ""), moderator=actor
+        )
+        log_action(hand, f"hand.{action}", actor=actor, before=before, after=after, note=message)
+        review_id = review.pk
+        transaction.on_commit(lambda: send_review_notice(review_id), robust=True)
+    return hand
+
+
+def _apply_review(hand, round_, actor, action, message, cards, name, moment):
+    Action = HandReview.Action
+    if action == Action.FLAG:
+        if not message:
+            raise HandInputError({"message": ["Tell the player what is wrong with the hand."]})
+        before = {"flagged": hand.flagged, "flag_message": hand.flag_message}
+        hand.flagged, hand.flag_message = True, message
+        return before, {"flagged": True, "flag_message": message}
+    if action == Action.UNFLAG:
+        before = {"flagged": hand.flagged, "flag_message": hand.flag_message}
+        hand.flagged, hand.flag_message = False, ""
+        return before, {"flagged": False, "flag_message": ""}
+    if action == Action.NOTICE:
+        before = {"notice": hand.notice}
+        hand.notice = message or NOTICE_4_2B
+        return before, {"notice": hand.notice}
+    if action == Action.RENAME:
+        new_name = _clean_name(name)
+        if not new_name:
+            raise HandInputError({"name": ["Give the hand its new name."]})
+        before = {"name": hand.name}
+        hand.name = new_name
+        return before, {"name": new_name}
+    if action == Action.DISQUALIFY:
+        before = {"status": hand.status}
+        hand.status, hand.disqualification_reason = HandStatus.DISQUALIFIED, message
+        return before, {"status": HandStatus.DISQUALIFIED}
+    # REPLACE: a similar hand, legal under the round's rules, as a new version by the moderator.
+    cards = _clean_cards(cards if cards is not None else [])
+    if not cards:
+        raise HandInputError({"cards": ["Give the cards of the similar hand."]})
+    verdict = judge(round_, cards)
+    if not verdict.legal:
+        raise IllegalHand(verdict)
+    previous = HandVersion.objects.filter(hand=hand, is_current=True).first()
+    version = _new_version(
+        hand, round_, hand.player, hand.name, verdict.names, [], moment, previous, by=actor
+    )
+    before = {"status": hand.status, "cards": previous.cards if previous else []}
+    hand.status = HandStatus.REPLACED
+    return before, {"status": HandStatus.REPLACED, "cards": version.cards, "version": version.number}
+
+
+# Reveal -----------------------------------------------------------------------------------------------------
+
+
+def reveal_round(round_id, now=None):
+    """Materialise the reveal of a round past its deadline: number its hands 01, 02… by first submission and
+    mark it revealed. Idempotent and safe concurrently (the round row is locked); True when it did the work.
+    Pages never wait for this: past the deadline they show the same numbers computed the same way."""
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().filter(pk=round_id).first()
+        if round_ is None or round_.state != RoundState.OPEN:
+            return False
+        if round_.deadline > (now or timezone.now()):
+            return False  # the deadline moved: the task scheduled for the new one will do it
+        hands = list(Hand.objects.select_for_update().filter(round=round_).order_by("created_at", "pk"))
+        for position, hand in enumerate(hands, start=1):
+            hand.number = position
+        Hand.objects.bulk_update(hands, ["number"])
+        round_.state = RoundState.REVEALED
+        round_.save(update_fields=["state", "updated_at"])
+        log_action(
+            round_,
+            "round.revealed",
+            before={"state": RoundState.OPEN},
+            after={"state": RoundState.REVEALED, "hands": len(hands)},
+        )
+    return True
+
+
+def rounds_due_for_reveal(now=None):
+    return list(
+        Round.objects.filter(state=RoundState.OPEN, deadline__lte=now or timezone.now()).values_list(
+            "pk", flat=True
+        )
+    )

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+app_name = "submissions"
+
+urlpatterns = [
+    path("rounds/<int:round_id>/my-hand/", views.my_hand, name="my-hand"),
+    path("rounds/<int:round_id>/my-hand/suggest/", views.card_suggestions, name="card-suggestions"),
+    path("rounds/<int:round_id>/my-hand/check/", views.card_check, name="card-check"),
+    path("rounds/<int:round_id>/my-hand/versions/<int:version>/", views.receipt, name="receipt"),
+    path("rounds/<int:round_id>/export/hands.bbcode", views.hands_bbcode, name="hands-bbcode"),
+    path("hands/verify/", views.verify, name="verify"),
+    path("moderate/rounds/<int:round_id>/hands/", views.review_hands, name="review"),
+    path("moderate/hands/<int:hand_id>/review/", views.review_action, name="review-action"),
+]

@@ -1,0 +1,302 @@
+"""Pages for hands: the submission form with live checks, receipts, the moderator's review page, the forum export
+and the commitment check. Every page that shows a hand is private to whoever may see it, and never cached."""
+
+from dataclasses import replace
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from rounds.catalog.handlist import parse_hand_list
+from rounds.catalog.resolve import is_known_card, search_cards
+from rounds.legality import check_hand, rules_for_round
+from rounds.models import Round, RoundState
+from rounds.moderation_views import moderator_required
+
+from . import commitments, selectors, services
+from .bbcode import hands_posted
+from .forms import HandForm, fill_from_paste
+from .models import HandReview
+
+AUTOCOMPLETE_SHOWN = 8
+
+
+def _round_or_404(round_id):
+    try:
+        return services.submittable_round(round_id)
+    except services.HandNotFound:
+        raise Http404("No such round.") from None
+
+
+def _card_rows(form, verdict):
+    """[(field, card verdict or None)] for the template: each problem sits next to its own card."""
+    by_index = {card.index: card for card in verdict.cards} if verdict else {}
+    return [(field, by_index.get(position)) for position, field in enumerate(form.card_fields)]
+
+
+def _initial(hand):
+    if hand is None or hand.current_version is None:
+        return {}
+    initial = {"name": hand.name}
+    for position, card in enumerate(hand.current_version.cards, start=1):
+        initial[f"card_{position}"] = card
+    return initial
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def my_hand(request, round_id):
+    round_ = _round_or_404(round_id)
+    now = timezone.now()
+    hand = selectors.own_hand(request.user, round_)
+    accepting = round_.accepts_hands_at(now)
+    form_options = {"hand_size": round_.hand_size, "attestations": services.attestations_for(round_)}
+    verdict, hand_problems, status = None, [], 200
+
+    if request.method == "POST" and not accepting:
+        form = HandForm(request.POST, **form_options)
+        messages.error(request, services.deadline_passed_message(round_))
+        status = 409
+    elif request.method == "POST" and "fill" in request.POST:
+        data, left_over, count = fill_from_paste(request.POST, round_.hand_size)
+        form = HandForm(data, **form_options)
+        verdict = services.judge(round_, [data.get(f"card_{n}", "") for n in range(1, round_.hand_size + 1)])
+        if left_over:
+            hand_problems.append(
+                f"Your list has {count} cards; this round needs {round_.hand_size}. "
+                f"Left out: {' / '.join(left_over)}."
+            )
+        form.errors.clear()  # filling is not submitting: only the card checks speak
+    elif request.method == "POST":
+        form = HandForm(request.POST, **form_options)
+        if form.is_valid():
+            try:
+                result = services.submit_hand(
+                    player=request.user,
+                    round_id=round_.pk,
+                    name=form.cleaned_data["name"],
+                    cards=form.card_inputs(),
+                    attested=services.attestations_for(round_),
+                )
+            except services.IllegalHand as error:
+                verdict = error.verdict
+                hand_problems = [problem.message for problem in verdict.problems]
+                status = 400
+            except services.HandInputError as error:
+                for field, problems in error.errors.items():
+                    for problem in problems:
+                        form.add_error(field if field in form.fields else None, problem)
+                status = 400
+            except services.HandConflict as error:
+                messages.error(request, str(error))
+                status = 409
+            else:
+                if result.changed:
+                    verb = "submitted" if result.created else "changed"
+                    messages.success(request, f"Your hand is {verb}: version {result.version.number}.")
+                else:
+                    messages.info(request, "Nothing changed: your current hand is the same.")
+                return redirect("submissions:receipt", round_.pk, result.version.number)
+        else:
+            status = 400
+    else:
+        form = HandForm(initial=_initial(hand), **form_options)
+
+    context = {
+        "round": round_,
+        "hand": hand,
+        "form": form,
+        "card_rows": _card_rows(form, verdict),
+        "hand_problems": hand_problems,
+        "accepting": accepting,
+        "state": round_.state_at(now),
+    }
+    return render(request, "submissions/my_hand.html", context, status=status)
+
+
+@login_required
+@never_cache
+@require_GET
+def card_suggestions(request, round_id):
+    """htmx: autocomplete under card field `index` (its value arrives under the field's own name)."""
+    round_ = _round_or_404(round_id)
+    index = _index(request, round_)
+    query = request.GET.get(f"card_{index}", "")[:200]
+    results = search_cards(query, limit=AUTOCOMPLETE_SHOWN) if query.strip() else []
+    return render(request, "rounds/_card_autocomplete.html", {"query": query, "results": results})
+
+
+@login_required
+@never_cache
+@require_GET
+def card_check(request, round_id):
+    """htmx: the verdict on one card under this round's rules, with suggestions one click away."""
+    round_ = _round_or_404(round_id)
+    index = _index(request, round_)
+    typed = request.GET.get(f"card_{index}", "")[:200]
+    card = None
+    if typed.strip():
+        rules = replace(rules_for_round(round_), hand_size=None)
+        card = check_hand([typed], rules).cards[0]
+    return render(request, "submissions/_card_verdict.html", {"card": card, "index": index})
+
+
+def _index(request, round_):
+    try:
+        index = int(request.GET.get("index", ""))
+    except ValueError:
+        raise Http404("No such card field.") from None
+    if not 1 <= index <= round_.hand_size:
+        raise Http404("No such card field.")
+    return index
+
+
+@login_required
+@never_cache
+def receipt(request, round_id, version):
+    round_ = _round_or_404(round_id)
+    hand = selectors.own_hand(request.user, round_)
+    shown = next((v for v in hand.version_list if v.number == version), None) if hand else None
+    if shown is None:
+        raise Http404("No such version of your hand.")
+    revealed = selectors.is_revealed(round_, timezone.now())
+    context = {
+        "round": round_,
+        "hand": hand,
+        "version": shown,
+        "revealed": revealed,
+        "accepting": round_.accepts_hands_at(timezone.now()),
+        "committed_text": commitments.version_text(shown) if revealed else "",
+    }
+    return render(request, "submissions/receipt.html", context)
+
+
+def hands_bbcode(request, round_id):
+    round_ = _round_or_404(round_id)
+    if not selectors.is_revealed(round_, timezone.now()):
+        raise Http404("The hands of this round are not revealed yet.")
+    text = hands_posted(round_, selectors.hands_of_round(round_))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="round-{round_.pk}-hands.bbcode"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def verify(request):
+    """Check a commitment on the server (the round page also checks in the browser, with crypto.subtle)."""
+    text = request.POST.get("text", "")[:5000]
+    commitment = request.POST.get("commitment", "")[:100]
+    result = None
+    if request.method == "POST" and text.strip() and commitment.strip():
+        result = commitments.matches(text, commitment)
+    example = commitments.canonical_text(
+        round_id=12,
+        username="WhammeWhamme",
+        version=1,
+        name="The Might of Kjeld",
+        cards=[
+            "Leyline of Singularity",
+            "Karakas",
+            "Kjeldoran Warrior",
+            "Mishra's Workshop",
+            "Wheel of Torture",
+        ],
+        nonce="0" * 64,
+    )
+    context = {
+        "text": text,
+        "commitment": commitment,
+        "result": result,
+        "example": example,
+        "example_commitment": commitments.digest(example),
+    }
+    return render(request, "submissions/verify.html", context)
+
+
+# Moderator review ------------------------------------------------------------------------------------------
+
+
+def _reviewable_round(request, round_id):
+    round_ = Round.objects.select_related("league").filter(pk=round_id).first()
+    if round_ is None or round_.state == RoundState.DRAFT:
+        raise Http404("No such round.")
+    if not selectors.can_review(request.user, round_, timezone.now()):
+        raise PermissionDenied(
+            "Only a moderator of this league who has no hand in the round can review its hands before the deadline."
+        )
+    return round_
+
+
+def _judge_all(round_, hands):
+    """Verdicts for every hand with one call of check_hand: its queries do not grow with the number of hands."""
+    inputs, spans = [], []
+    for hand in hands:
+        cards = hand.current_version.cards if hand.current_version else []
+        spans.append((len(inputs), len(cards)))
+        inputs.extend(cards)
+    rules = replace(rules_for_round(round_), hand_size=None)
+    verdict = check_hand(inputs, rules)
+    for hand, (start, count) in zip(hands, spans, strict=True):
+        hand.card_verdicts = verdict.cards[start : start + count]
+        hand.legal = all(card.legal for card in hand.card_verdicts) and count == round_.hand_size
+
+
+@moderator_required
+@never_cache
+def review_hands(request, round_id):
+    round_ = _reviewable_round(request, round_id)
+    now = timezone.now()
+    hands = selectors.hands_of_round(round_)
+    _judge_all(round_, hands)
+    reviews = HandReview.objects.filter(hand__round=round_).select_related("moderator").order_by("created_at")
+    by_hand = {}
+    for review in reviews:
+        by_hand.setdefault(review.hand_id, []).append(review)
+    for hand in hands:
+        hand.review_list = by_hand.get(hand.pk, [])
+    context = {
+        "round": round_,
+        "hands": hands,
+        "state": round_.state_at(now),
+        "past_deadline": not round_.accepts_hands_at(now),
+        "actions": HandReview.Action,
+    }
+    return render(request, "submissions/review.html", context)
+
+
+@moderator_required
+@require_POST
+def review_action(request, hand_id):
+    try:
+        hand = services.reviewable_hand(request.user, hand_id)
+    except services.HandNotFound:
+        raise Http404("No such hand.") from None
+    except services.ReviewNotAllowed as error:
+        raise PermissionDenied(str(error)) from None
+    cards_text = request.POST.get("cards", "")[:5000]
+    try:
+        services.review_hand(
+            actor=request.user,
+            hand_id=hand.pk,
+            action=request.POST.get("action", ""),
+            message=request.POST.get("message", "")[:2000],
+            cards=parse_hand_list(cards_text, is_card=is_known_card) if cards_text.strip() else None,
+            name=request.POST.get("name", "")[:500],
+        )
+    except services.HandInputError as error:
+        messages.error(request, " ".join(p for problems in error.errors.values() for p in problems))
+    except services.IllegalHand as error:
+        problems = [p.message for card in error.verdict.cards for p in card.problems]
+        messages.error(request, "The similar hand is not legal: " + " ".join(problems))
+    except services.HandConflict as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Review saved; the player is notified.")
+    return redirect(f"{reverse('submissions:review', args=[hand.round_id])}#hand-{hand.pk}")
