@@ -47,7 +47,8 @@ def round_detail(request, round_id):
     my_hand = hand_selectors.own_hand(request.user, round_)
     hands = hand_selectors.hands_of_round(round_) if revealed else []
     for hand in hands:
-        hand.committed_text = commitments.version_text(hand.committed_version)
+        version = hand.committed_version
+        hand.committed_text = commitments.version_text(version) if version else ""
     context = {
         "round": round_,
         "state": round_.state_at(now),

@@ -198,16 +198,10 @@ def verify(request):
         result = commitments.matches(text, commitment)
     example = commitments.canonical_text(
         round_id=12,
-        username="WhammeWhamme",
+        username="Mogg",
         version=1,
-        name="The Might of Kjeld",
-        cards=[
-            "Leyline of Singularity",
-            "Karakas",
-            "Kjeldoran Warrior",
-            "Mishra's Workshop",
-            "Wheel of Torture",
-        ],
+        name="Never get warm",
+        cards=["Black Lotus", "Black Lotus", "Black Lotus", "Frost Titan", "Nevermore"],
         nonce="0" * 64,
     )
     context = {

@@ -1,0 +1,105 @@
+"""Races on the real database (PostgreSQL): the deadline is enforced inside the saving transaction."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from rounds.models import Round, RoundState
+from rounds.services import leagues as round_services
+from submissions import services
+from submissions.models import Hand, HandVersion
+from tests.rounds.test_round_races import run_together
+from tests.conftest import skip_unless
+
+from .conftest import KJELD, SCEPTER, VOID
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def on_postgres():
+    skip_unless(connection.vendor == "postgresql", "row locks are only raced on PostgreSQL (DATABASE_URL)")
+
+
+def test_many_players_submitting_around_the_deadline_none_lost(on_postgres, league, moderator, make_user):
+    now = timezone.now()
+    round_ = round_services.create_round(
+        actor=moderator, league=league, now=now, open_now=True, title="Race", hand_size=5,
+        deadline=now + timedelta(days=1),
+    )  # fmt: skip
+    players = [make_user(f"racer{n}") for n in range(24)]
+    # Warm the catalog index once, so the threads race on the database rather than on building it.
+    services.judge(round_, KJELD)
+    deadline = timezone.now() + timedelta(seconds=1.5)
+    Round.objects.filter(pk=round_.pk).update(deadline=deadline)
+    outcomes = {}
+    lock = threading.Lock()
+
+    def job(player, n):
+        def submit():
+            # Each player submits, then keeps editing until refused: some requests land after the deadline.
+            accepted = []
+            for attempt in range(40):
+                cards = [KJELD, SCEPTER, VOID][(n + attempt) % 3]
+                try:
+                    result = services.submit_hand(player=player, round_id=round_.pk, name=f"h{attempt}", cards=cards)
+                except services.HandConflict:
+                    with lock:
+                        outcomes[player.pk] = (accepted, timezone.now())
+                    return "refused"
+                accepted.append((result.version.number, result.version.commitment, result.version.submitted_at))
+            with lock:
+                outcomes[player.pk] = (accepted, None)
+            return "never refused"
+
+        return submit
+
+    results = run_together([job(player, n) for n, player in enumerate(players)])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert set(results) == {"refused"}
+    for player in players:
+        accepted, _ = outcomes[player.pk]
+        stored = list(
+            HandVersion.objects.filter(hand__round=round_, hand__player=player)
+            .order_by("number")
+            .values_list("number", "commitment", "submitted_at")
+        )
+        # Every accepted submission is stored, exactly once and in order; nothing else is.
+        assert stored == accepted
+        assert all(submitted_at < deadline for _, _, submitted_at in stored)
+        assert HandVersion.objects.filter(hand__player=player, is_current=True).count() == (1 if stored else 0)
+    assert Hand.objects.filter(round=round_).count() == len([p for p in players if outcomes[p.pk][0]])
+
+
+def test_reveal_run_concurrently_numbers_once(on_postgres, league, moderator, make_user):
+    now = timezone.now()
+    round_ = round_services.create_round(
+        actor=moderator, league=league, now=now, open_now=True, title="Race", hand_size=5,
+        deadline=now + timedelta(days=1),
+    )  # fmt: skip
+    for n in range(10):
+        services.submit_hand(player=make_user(f"p{n}"), round_id=round_.pk, name="", cards=KJELD)
+    Round.objects.filter(pk=round_.pk).update(deadline=timezone.now())
+    results = run_together([lambda: services.reveal_round(round_.pk) for _ in range(6)])
+    assert sorted(results) == [False] * 5 + [True]
+    numbered = list(Hand.objects.filter(round=round_).order_by("created_at", "pk").values_list("number", flat=True))
+    assert numbered == list(range(1, 11))
+    assert Round.objects.get(pk=round_.pk).state == RoundState.REVEALED
+
+
+def test_a_real_worker_reveals_a_round(on_postgres, celery_worker_process, league, moderator, alice):
+    from submissions.tasks import reveal_round
+
+    now = timezone.now()
+    round_ = round_services.create_round(
+        actor=moderator, league=league, now=now, open_now=True, title="Worker", hand_size=5,
+        deadline=now + timedelta(days=1),
+    )  # fmt: skip
+    services.submit_hand(player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD)
+    Round.objects.filter(pk=round_.pk).update(deadline=timezone.now())
+    result = reveal_round.apply_async(args=[round_.pk], queue=celery_worker_process)
+    assert result.get(timeout=90) is True
+    assert Hand.objects.get(round=round_).number == 1

@@ -1,0 +1,133 @@
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from rounds.models import Round, RoundState
+from rounds.services import leagues as round_services
+from submissions import services, tasks
+from submissions.bbcode import hands_posted
+from submissions.models import Hand
+from submissions.selectors import hands_of_round
+
+from .conftest import KJELD, SCEPTER, VOID
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def three_hands(open_round, alice, bob, make_user):
+    carol = make_user("carol", forum_username="Subtle_Relevance")
+    for player, name, cards in [
+        (bob, "Scepter Tricks", SCEPTER),
+        (alice, "The Might of Kjeld", KJELD),
+        (carol, "The call of the void", VOID),
+    ]:
+        services.submit_hand(player=player, round_id=open_round.pk, name=name, cards=cards)
+    # Alice edits later: numbering is by *first* submission, so her edit does not move her.
+    services.submit_hand(player=alice, round_id=open_round.pk, name="The Might of Kjeld", cards=SCEPTER)
+    return open_round
+
+
+def numbers(round_):
+    return list(Hand.objects.filter(round=round_).order_by("number").values_list("player__username", "number"))
+
+
+def test_reveal_numbers_by_first_submission_and_is_idempotent(three_hands):
+    round_ = three_hands
+    assert services.reveal_round(round_.pk) is False  # before the deadline: nothing to do
+    with time_machine.travel(round_.deadline + timedelta(seconds=1), tick=False):
+        assert services.reveal_round(round_.pk) is True
+        first = numbers(round_)
+        assert services.reveal_round(round_.pk) is False
+        assert tasks.reveal_due_rounds() == []
+    assert first == [("bob", 1), ("alice", 2), ("carol", 3)]
+    assert numbers(round_) == first
+    assert Round.objects.get(pk=round_.pk).state == RoundState.REVEALED
+
+
+def test_pages_show_the_same_numbers_before_the_task_runs(three_hands, client):
+    round_ = three_hands
+    with time_machine.travel(round_.deadline, tick=False):
+        before = [(h.player.username, h.display_number) for h in hands_of_round(round_)]
+        page = client.get(round_.get_absolute_url()).content.decode()
+        assert "The call of the void" in page and "nerdyjoe" in page
+        tasks.reveal_due_rounds()
+        after = [(h.player.username, h.display_number) for h in hands_of_round(round_)]
+    assert before == after == [("bob", 1), ("alice", 2), ("carol", 3)]
+
+
+def test_beat_backstop_reveals_every_due_round(three_hands):
+    with time_machine.travel(three_hands.deadline + timedelta(minutes=1), tick=False):
+        assert tasks.reveal_due_rounds() == [three_hands.pk]
+        assert tasks.reveal_round(three_hands.pk) is False
+
+
+def test_hands_posted_export_is_in_the_forum_style(three_hands, client):
+    round_ = three_hands
+    assert client.get(f"/rounds/{round_.pk}/export/hands.bbcode").status_code == 404
+    with time_machine.travel(round_.deadline, tick=False):
+        response = client.get(f"/rounds/{round_.pk}/export/hands.bbcode")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert '01 nerdyjoe :: "Scepter Tricks"\n' + " / ".join(SCEPTER) in text
+    assert '03 Subtle_Relevance :: "The call of the void"\n' + " / ".join(VOID) in text
+    assert text == hands_posted(round_, hands_of_round(round_))
+
+
+def test_opening_or_moving_a_deadline_schedules_the_exact_time_reveal(
+    league, moderator, django_capture_on_commit_callbacks
+):
+    now = timezone.now()
+    with mock.patch.object(tasks.reveal_round, "apply_async") as apply_async:
+        with django_capture_on_commit_callbacks(execute=True):
+            round_ = round_services.create_round(
+                actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=3,
+                deadline=now + timedelta(days=1),
+            )  # fmt: skip
+        with django_capture_on_commit_callbacks(execute=True):
+            round_services.extend_deadline(
+                actor=moderator, round_id=round_.pk, now=now, new_deadline=now + timedelta(days=2)
+            )
+    assert [c.kwargs for c in apply_async.call_args_list] == [
+        {"args": [round_.pk], "eta": now + timedelta(days=1)},
+        {"args": [round_.pk], "eta": now + timedelta(days=2)},
+    ]
+
+
+def test_a_broker_outage_does_not_fail_the_moderators_request(league, moderator, django_capture_on_commit_callbacks):
+    now = timezone.now()
+    with mock.patch.object(tasks.reveal_round, "apply_async", side_effect=ConnectionError("broker down")):
+        with django_capture_on_commit_callbacks(execute=True):
+            round_ = round_services.create_round(
+                actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=3,
+                deadline=now + timedelta(days=1),
+            )  # fmt: skip
+    assert round_.state == RoundState.OPEN
+
+
+def test_the_beat_schedule_runs_the_backstop_every_minute(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["reveal-due-rounds"]
+    assert entry == {"task": "submissions.reveal_due_rounds", "schedule": 60.0}
+
+
+def test_revealed_round_page_lists_hands_with_bounded_queries(three_hands, client, make_user):
+    round_ = three_hands
+    with time_machine.travel(round_.deadline, tick=False):
+        with CaptureQueriesContext(connection) as ctx:
+            client.get(round_.get_absolute_url())
+        few = len(ctx.captured_queries)
+    for n in range(6):
+        player = make_user(f"extra{n}")
+        services.submit_hand(player=player, round_id=round_.pk, name=f"Extra {n}", cards=VOID)
+    with time_machine.travel(round_.deadline, tick=False):
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get(round_.get_absolute_url())
+        many = len(ctx.captured_queries)
+    assert response.status_code == 200
+    assert many == few, (few, many)
+    assert few <= 15
