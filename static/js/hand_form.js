@@ -57,8 +57,16 @@
   document.body.addEventListener("htmx:afterSwap", function (event) {
     var field = fieldOf(event.target);
     if (field && event.target === listOf(field)) {
+      // A list that arrives after the player moved on would cover the next field: drop it.
+      if (!field.contains(document.activeElement)) { close(field); return; }
       inputOf(field).setAttribute("aria-expanded", options(field).length ? "true" : "false");
     }
+  });
+
+  form.addEventListener("focusout", function (event) {
+    var field = fieldOf(event.target);
+    if (!field) return;
+    setTimeout(function () { if (!field.contains(document.activeElement)) close(field); }, 150);
   });
 
   document.addEventListener("click", function (event) {
