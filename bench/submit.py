@@ -6,9 +6,10 @@ Needs PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/phm_benc
 Starts gunicorn on 127.0.0.1 (only), makes one open 5-card round and one player per client, then for
 `--seconds` each drives N concurrent clients: first GET /healthz (the trivial page, one `SELECT 1`), then
 PUT /api/rounds/{id}/my-hand/ alternating legal 5-card hands, so every request stores a new version.
-Prints throughput, p50/p99 latency, the throughput ratio, and after the run counts hands that were acknowledged
-but not stored (lost) and versions or hands stored twice (duplicated).
-Targets (issue 5): submission throughput >= 0.5x the trivial page's; p99 <= 150 ms at 50 clients; 0 lost/duplicated.
+Prints throughput, p50/p99 latency, the throughput ratio, and after the run counts hands that were
+acknowledged but not stored (lost) and versions or hands stored twice (duplicated).
+Targets (issue 5): submission throughput >= 0.5x the trivial page's; p99 <= 150 ms at 50 clients;
+none lost or duplicated.
 """
 
 import argparse
@@ -33,7 +34,13 @@ HOST = "127.0.0.1"  # the benchmark never talks to anything but this machine
 HANDS = [
     ["Leyline of Singularity", "Karakas", "Kjeldoran Warrior", "Mishra's Workshop", "Wheel of Torture"],
     ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop", "Sphere of Resistance"],
-    ["Leyline of the Void", "Chalice of the Void", "Dark Depths", "Thespian's Stage", "Urborg, Tomb of Yawgmoth"],
+    [
+        "Leyline of the Void",
+        "Chalice of the Void",
+        "Dark Depths",
+        "Thespian's Stage",
+        "Urborg, Tomb of Yawgmoth",
+    ],
 ]
 
 
@@ -96,7 +103,8 @@ def start_server(port, args, env):
         str(ROOT / ".venv/bin/gunicorn"), "phm.wsgi", "-b", f"{HOST}:{port}", "-k", "gthread",
         "-w", str(args.workers), "--threads", str(args.threads), "--log-level", "warning",
     ]  # fmt: skip
-    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    # Our own gunicorn with fixed arguments: nothing untrusted reaches the command line.
+    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)  # noqa: S603
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -162,7 +170,8 @@ def summarise(label, results, elapsed):
     rate = len(ok) / elapsed
     print(
         f"  {label:<22} {len(flat):6d} requests, {len(ok):6d} ok, {len(flat) - len(ok):4d} failed   "
-        f"{rate:8.1f} req/s   p50 {percentile(latencies, 0.5):7.1f} ms   p99 {percentile(latencies, 0.99):7.1f} ms"
+        f"{rate:8.1f} req/s   p50 {percentile(latencies, 0.5):7.1f} ms   "
+        f"p99 {percentile(latencies, 0.99):7.1f} ms"
     )
     failures = {}
     for r in flat:
@@ -195,18 +204,20 @@ def main():
         "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
     }
     env.pop("REDIS_URL", None)  # the request path needs no broker; without one, no task leaves the process
-    os.environ.update({key: env[key] for key in ("DATABASE_URL", "SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE")})
+    os.environ.update(
+        {key: env[key] for key in ("DATABASE_URL", "SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE")}
+    )
     os.environ.pop("REDIS_URL", None)
     round_id, tokens = set_up(args.clients)
     port = free_port()
     print(
-        f"gunicorn gthread {args.workers} workers × {args.threads} threads on {HOST}:{port}, "
+        f"gunicorn gthread {args.workers} workers x {args.threads} threads on {HOST}:{port}, "
         f"{args.clients} clients, {args.seconds:.0f} s per phase, PostgreSQL"
     )
     server = start_server(port, args, env)
     try:
         # Warm every worker (the catalog index is built once per process) before measuring anything.
-        warm, _ = drive(port, 5, min(args.clients, 16), lambda n, c, i: request(c, "GET", "/cards/check/?name=Karakas"))
+        drive(port, 5, min(args.clients, 16), lambda n, c, i: request(c, "GET", "/cards/check/?name=Karakas"))
         baseline_results, baseline_elapsed = drive(
             port, args.seconds, args.clients, lambda n, c, i: request(c, "GET", "/healthz")
         )

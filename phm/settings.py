@@ -107,7 +107,8 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
-    # Backstop for the exact-time reveal tasks (submissions.signals): idempotent, so running often is harmless.
+    # Backstop for the exact-time reveal tasks (submissions.signals):
+    # idempotent, so running it often is harmless.
     "reveal-due-rounds": {"task": "submissions.reveal_due_rounds", "schedule": 60.0},
 }
 

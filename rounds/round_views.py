@@ -62,7 +62,8 @@ def round_detail(request, round_id):
         "announcement": announcement(round_, request.build_absolute_uri(round_.get_absolute_url())),
         "my_hand": my_hand,
         "accepting": round_.accepts_hands_at(now),
-        # The playing-moderator rule: a moderator with a hand in the round reviews nothing before the deadline.
+        # The playing-moderator rule: a moderator with a hand in the round reviews nothing before the
+        # deadline.
         "can_review": can_manage and (revealed or my_hand is None) and round_.state != "draft",
         "revealed": revealed,
         "hands": hands,

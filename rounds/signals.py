@@ -2,8 +2,9 @@
 
 Also `deadline_set`, which other apps listen to so that `rounds` needs no knowledge of them.
 
-`fill_empty_catalog` runs after `migrate` (with the current models, so the loader is the same code `import_cards` runs) and
-again after a test database flush, which empties tables without re-running migrations.
+`fill_empty_catalog` runs after `migrate` (with the current models, so the loader is the same code
+`import_cards` runs) and again after a test database flush, which empties tables without re-running
+migrations.
 """
 
 from django.conf import settings

@@ -1,4 +1,5 @@
-"""API for hands (API.md: Hands). The views translate HTTP to submissions.services and back; no rule lives here."""
+"""API for hands (API.md: Hands). The views translate HTTP to submissions.services and back; no rule
+lives here."""
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema

@@ -1,8 +1,9 @@
-"""Commitments (DESIGN.md §5): a SHA-256 over a hand version's canonical text, whose last line is a secret nonce.
+"""Commitments (DESIGN.md §5): a SHA-256 over a hand version's canonical text, whose last line is a secret
+nonce.
 
-The player gets the commitment as a receipt when they submit; the nonce is published at the reveal, so anyone can
-recompute the hash from what is shown and see that the hand did not change after it was submitted. The nonce keeps
-the commitment from being guessed before the reveal by hashing likely hands.
+The player gets the commitment as a receipt when they submit; the nonce is published at the reveal, so anyone
+can recompute the hash from what is shown and see that the hand did not change after it was submitted. The
+nonce keeps the commitment from being guessed before the reveal by hashing likely hands.
 
 The canonical text is UTF-8, lines joined by a single line feed (no carriage returns, no final newline):
 

@@ -9,8 +9,8 @@ from .services import MAX_CARD_NAME_LENGTH, MAX_NAME_LENGTH
 
 ATTESTATION_TEXT = {
     "3.1": (
-        "3.1 — My hand cannot, before an opponent's second turn would begin, force a win, an infinite number of "
-        "turns, or a card leaving an opponent's hand (apart from the exceptions 3.1a–e)."
+        "3.1 — My hand cannot, before an opponent's second turn would begin, force a win, an infinite "
+        "number of turns, or a card leaving an opponent's hand (apart from the exceptions 3.1a to 3.1e)."
     ),
     "7.5b": "7.5b — My hand enables me to win both games of a match against at least one legal hand.",
     "7.6a": "7.6a — My hand enables me to win both games of a match against the specified hand or hands.",
@@ -61,7 +61,8 @@ class HandForm(forms.Form):
 
 
 def fill_from_paste(data, hand_size):
-    """A copy of the POST data with the card fields filled from the paste box; also the names that did not fit."""
+    """A copy of the POST data with the card fields filled from the paste box, the names that did not fit,
+    and how many names the paste held."""
     data = data.copy()
     names = parse_hand_list(data.get("paste", ""), is_card=is_known_card)
     for position in range(1, hand_size + 1):

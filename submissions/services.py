@@ -1,5 +1,5 @@
-"""Hand operations: submit (with versions and commitments), moderator review, reveal. Pages, the API, tasks and
-tests all call these; none of them decides a rule by itself.
+"""Hand operations: submit (with versions and commitments), moderator review, reveal. Pages, the API, tasks
+and tests all call these; none of them decides a rule by itself.
 
 Every write that depends on the deadline locks the round row first, then reads the clock: a submission and the
 reveal can therefore never interleave, and a request that waited for the lock past the deadline is refused.
@@ -122,15 +122,16 @@ def judge(round_, cards):
 def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
     """Store `cards` as the player's current hand in the round: a new version when anything changed.
 
-    Raises HandNotFound, HandInputError, IllegalHand or HandConflict (deadline). `now` is for tests; by default
-    the clock is read after the round is locked.
+    Raises HandNotFound, HandInputError, IllegalHand or HandConflict (deadline). `now` is for tests; by
+    default the clock is read after the round is locked.
     """
     name = _clean_name(name)
     cards = _clean_cards(cards)
     round_ = submittable_round(round_id)
     if not round_.accepts_hands_at(now or timezone.now()):
         raise HandConflict(deadline_passed_message(round_))  # early answer; the locked check below decides
-    # Judged before taking the lock so the lock is held for milliseconds; re-judged if the rules moved meanwhile.
+    # Judged before taking the lock so the lock is held for milliseconds; judged again if the rules moved
+    # meanwhile.
     verdict = judge(round_, cards)
     if not verdict.legal:
         raise IllegalHand(verdict)

@@ -1,5 +1,6 @@
-"""Pages for hands: the submission form with live checks, receipts, the moderator's review page, the forum export
-and the commitment check. Every page that shows a hand is private to whoever may see it, and never cached."""
+"""Pages for hands: the submission form with live checks, receipts, the moderator's review page, the forum
+export and the commitment check. Every page that shows a hand is private to whoever may see it, and never
+cached."""
 
 from dataclasses import replace
 
@@ -223,13 +224,14 @@ def _reviewable_round(request, round_id):
         raise Http404("No such round.")
     if not selectors.can_review(request.user, round_, timezone.now()):
         raise PermissionDenied(
-            "Only a moderator of this league who has no hand in the round can review its hands before the deadline."
+            "Only a moderator of this league who has no hand in the round can review its hands "
+            "before the deadline."
         )
     return round_
 
 
 def _judge_all(round_, hands):
-    """Verdicts for every hand with one call of check_hand: its queries do not grow with the number of hands."""
+    """Verdicts for every hand with one call of check_hand: its queries do not grow with the hands."""
     inputs, spans = [], []
     for hand in hands:
         cards = hand.current_version.cards if hand.current_version else []

@@ -40,7 +40,13 @@ def test_player_fixes_a_typo_submits_edits_and_sees_all_hands_after_the_deadline
         deadline=now + timedelta(days=2),
     )  # fmt: skip
     rival = make_user("rival", forum_username="nerdyjoe")
-    scepter = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop", "Sphere of Resistance"]
+    scepter = [
+        "Ancient Tomb",
+        "Gustha's Scepter",
+        "Lodestone Golem",
+        "Mishra's Workshop",
+        "Sphere of Resistance",
+    ]
     services.submit_hand(player=rival, round_id=round_.pk, name="Scepter Tricks", cards=scepter)
 
     page.set_viewport_size(DESKTOP)
@@ -49,7 +55,13 @@ def test_player_fixes_a_typo_submits_edits_and_sees_all_hands_after_the_deadline
     page.get_by_role("link", name="Submit your hand").click()
     expect(page.get_by_role("heading", name=re.compile("Your hand for 45:01"))).to_be_visible()
 
-    cards = ["Leyline of Singularity", "Karakass", "Kjeldoran Warrior", "Mishra's Workshop", "Wheel of Torture"]
+    cards = [
+        "Leyline of Singularity",
+        "Karakass",
+        "Kjeldoran Warrior",
+        "Mishra's Workshop",
+        "Wheel of Torture",
+    ]
     for n, card in enumerate(cards, start=1):
         page.get_by_label(f"Card {n}", exact=True).fill(card)
         page.keyboard.press("Escape")  # close the autocomplete list; leaving the field checks the card

@@ -8,7 +8,13 @@ from rounds.services import leagues as round_services
 
 KJELD = ["Leyline of Singularity", "Karakas", "Kjeldoran Warrior", "Mishra's Workshop", "Wheel of Torture"]
 SCEPTER = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop", "Sphere of Resistance"]
-VOID = ["Leyline of the Void", "Chalice of the Void", "Dark Depths", "Thespian's Stage", "Urborg, Tomb of Yawgmoth"]
+VOID = [
+    "Leyline of the Void",
+    "Chalice of the Void",
+    "Dark Depths",
+    "Thespian's Stage",
+    "Urborg, Tomb of Yawgmoth",
+]
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 import pytest
 import time_machine
-from django.test.utils import CaptureQueriesContext
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from rounds.models.audit import audit_trail
 from submissions import services
@@ -36,7 +36,9 @@ def test_put_201_first_then_200_on_change(api_client, open_round, alice):
     body = first.json()
     assert body["cards"] == KJELD and body["version"] == 1 and body["name"] == "The Might of Kjeld"
     assert len(body["commitment"]) == 64 and body["submitted_at"]
-    second = client.put(url(open_round), {"name": "Scepter Tricks", "list": " / ".join(SCEPTER)}, format="json")
+    second = client.put(
+        url(open_round), {"name": "Scepter Tricks", "list": " / ".join(SCEPTER)}, format="json"
+    )
     assert second.status_code == 200 and second.json()["version"] == 2 and second.json()["cards"] == SCEPTER
     mine = client.get(url(open_round))
     assert mine.status_code == 200 and mine.json()["commitment"] == second.json()["commitment"]
@@ -62,7 +64,14 @@ def test_put_400_lists_problems_per_card(api_client, open_round, alice):
 
 @pytest.mark.parametrize(
     "payload",
-    [{}, {"cards": "Karakas"}, {"cards": [1, 2]}, {"list": 5}, {"name": ["x"], "cards": KJELD}, {"cards": [None]}],
+    [
+        {},
+        {"cards": "Karakas"},
+        {"cards": [1, 2]},
+        {"list": 5},
+        {"name": ["x"], "cards": KJELD},
+        {"cards": [None]},
+    ],
 )
 def test_put_malformed_input_is_a_400_never_a_500(api_client, open_round, alice, payload):
     response = as_user(api_client, alice).put(url(open_round), payload, format="json")
@@ -105,7 +114,9 @@ def test_a_playing_moderator_sees_no_other_hand_before_the_deadline(
     client = as_user(api_client, moderator)
     assert client.get(f"/api/rounds/{open_round.pk}/hands/").status_code == 404
     alice_hand = Hand.objects.get(player=alice)
-    response = client.post(f"/api/hands/{alice_hand.pk}/review/", {"action": "flag", "message": "x"}, format="json")
+    response = client.post(
+        f"/api/hands/{alice_hand.pk}/review/", {"action": "flag", "message": "x"}, format="json"
+    )
     assert response.status_code == 404
     browser = client_for(moderator)
     assert browser.get(f"/moderate/rounds/{open_round.pk}/hands/").status_code == 403
@@ -141,7 +152,9 @@ def test_review_flag_notifies_the_player_and_is_audited(
     client = as_user(api_client, moderator)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            f"/api/hands/{hand.pk}/review/", {"action": "flag", "message": "Breaks 3.1 on the play."}, format="json"
+            f"/api/hands/{hand.pk}/review/",
+            {"action": "flag", "message": "Breaks 3.1 on the play."},
+            format="json",
         )
     assert response.status_code == 200, response.content
     assert response.json()["flagged"] is True
@@ -153,15 +166,21 @@ def test_review_flag_notifies_the_player_and_is_audited(
     assert mine["flagged"] and mine["flag_message"] == "Breaks 3.1 on the play."
 
 
-def test_disqualify_and_replace_are_409_before_the_deadline_and_work_after(api_client, open_round, alice, moderator):
+def test_disqualify_and_replace_are_409_before_the_deadline_and_work_after(
+    api_client, open_round, alice, moderator
+):
     hand = services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD).hand
     client = as_user(api_client, moderator)
     review = f"/api/hands/{hand.pk}/review/"
     assert client.post(review, {"action": "disqualify", "message": "x"}, format="json").status_code == 409
     assert client.post(review, {"action": "replace", "cards": SCEPTER}, format="json").status_code == 409
-    assert client.post(review, {"action": "rename", "name": "Kjeld's Might"}, format="json").status_code == 200
+    assert (
+        client.post(review, {"action": "rename", "name": "Kjeld's Might"}, format="json").status_code == 200
+    )
     with time_machine.travel(open_round.deadline, tick=False):
-        replaced = client.post(review, {"action": "replace", "cards": SCEPTER, "message": "3.1"}, format="json")
+        replaced = client.post(
+            review, {"action": "replace", "cards": SCEPTER, "message": "3.1"}, format="json"
+        )
         assert replaced.status_code == 200 and replaced.json()["cards"] == SCEPTER
         assert client.post(review, {"action": "disqualify", "message": "x"}, format="json").status_code == 200
         bad = client.post(review, {"action": "replace", "cards": ["Force of Will"] * 5}, format="json")

@@ -70,7 +70,9 @@ def test_the_attestation_is_required(alice_client, open_round):
 
 def test_paste_fills_the_card_fields_without_saving(alice_client, open_round):
     paste = "Ancient Tomb / Gustha's Scepter / Lodestone Golem / Mishra's Workshop / Sphere of Resistance / Karakas"
-    response = alice_client.post(f"/rounds/{open_round.pk}/my-hand/", {"paste": paste, "fill": "1", "name": "Mine"})
+    response = alice_client.post(
+        f"/rounds/{open_round.pk}/my-hand/", {"paste": paste, "fill": "1", "name": "Mine"}
+    )
     page = response.content.decode()
     assert response.status_code == 200
     assert 'value="Gustha&#x27;s Scepter"' in page and 'value="Mine"' in page
@@ -89,7 +91,9 @@ def test_editing_starts_from_the_current_hand_and_keeps_history(alice_client, op
     assert alice_client.get(f"/rounds/{open_round.pk}/my-hand/versions/3/").status_code == 404
 
 
-def test_after_the_deadline_the_form_refuses_with_a_clear_message_and_keeps_the_input(alice_client, open_round):
+def test_after_the_deadline_the_form_refuses_with_a_clear_message_and_keeps_the_input(
+    alice_client, open_round
+):
     with time_machine.travel(open_round.deadline, tick=False):
         response = alice_client.post(f"/rounds/{open_round.pk}/my-hand/", form_data(KJELD), follow=True)
     assert response.status_code == 409
@@ -98,13 +102,19 @@ def test_after_the_deadline_the_form_refuses_with_a_clear_message_and_keeps_the_
 
 
 def test_live_check_and_suggestions_fragments(alice_client, open_round):
-    check = alice_client.get(f"/rounds/{open_round.pk}/my-hand/check/", {"index": 2, "card_2": "Force of Wil"})
+    check = alice_client.get(
+        f"/rounds/{open_round.pk}/my-hand/check/", {"index": 2, "card_2": "Force of Wil"}
+    )
     assert "Force of Will" in check.content.decode()
-    banned = alice_client.get(f"/rounds/{open_round.pk}/my-hand/check/", {"index": 1, "card_1": "Force of Will"})
+    banned = alice_client.get(
+        f"/rounds/{open_round.pk}/my-hand/check/", {"index": 1, "card_1": "Force of Will"}
+    )
     assert "PHM Banned List" in banned.content.decode()
     ok = alice_client.get(f"/rounds/{open_round.pk}/my-hand/check/", {"index": 1, "card_1": "karakas"})
     assert 'data-verdict="legal"' in ok.content.decode()
-    suggest = alice_client.get(f"/rounds/{open_round.pk}/my-hand/suggest/", {"index": 3, "card_3": "kjeldoran w"})
+    suggest = alice_client.get(
+        f"/rounds/{open_round.pk}/my-hand/suggest/", {"index": 3, "card_3": "kjeldoran w"}
+    )
     assert 'data-card-name="Kjeldoran Warrior"' in suggest.content.decode()
     for bad in [{"index": "x"}, {"index": 9}, {}]:
         assert alice_client.get(f"/rounds/{open_round.pk}/my-hand/check/", bad).status_code == 404
@@ -129,7 +139,9 @@ def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, mod
 def test_review_actions_from_the_page(client, open_round, moderator, alice):
     hand = services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD).hand
     client.force_login(moderator)
-    response = client.post(f"/moderate/hands/{hand.pk}/review/", {"action": "flag", "message": "Fix card 3"}, follow=True)
+    response = client.post(
+        f"/moderate/hands/{hand.pk}/review/", {"action": "flag", "message": "Fix card 3"}, follow=True
+    )
     assert "Review saved" in response.content.decode()
     response = client.post(f"/moderate/hands/{hand.pk}/review/", {"action": "disqualify"}, follow=True)
     assert "only after the deadline" in response.content.decode()
@@ -146,7 +158,9 @@ def test_verify_page_checks_a_commitment(client, open_round, alice):
     version = services.submit_hand(player=alice, round_id=open_round.pk, name="K", cards=KJELD).version
     text = version_text(HandVersion.objects.select_related("hand__player").get(pk=version.pk))
     good = client.post("/hands/verify/", {"text": text, "commitment": version.commitment}).content.decode()
-    bad = client.post("/hands/verify/", {"text": text + "x", "commitment": version.commitment}).content.decode()
+    bad = client.post(
+        "/hands/verify/", {"text": text + "x", "commitment": version.commitment}
+    ).content.decode()
     assert "The text matches the commitment." in good and "does not match" in bad
     assert "PHM hand commitment v1" in client.get("/hands/verify/").content.decode()
 

@@ -11,8 +11,8 @@ from rounds.models import Round, RoundState
 from rounds.services import leagues as round_services
 from submissions import services
 from submissions.models import Hand, HandVersion
-from tests.rounds.test_round_races import run_together
 from tests.conftest import skip_unless
+from tests.rounds.test_round_races import run_together
 
 from .conftest import KJELD, SCEPTER, VOID
 
@@ -45,12 +45,16 @@ def test_many_players_submitting_around_the_deadline_none_lost(on_postgres, leag
             for attempt in range(40):
                 cards = [KJELD, SCEPTER, VOID][(n + attempt) % 3]
                 try:
-                    result = services.submit_hand(player=player, round_id=round_.pk, name=f"h{attempt}", cards=cards)
+                    result = services.submit_hand(
+                        player=player, round_id=round_.pk, name=f"h{attempt}", cards=cards
+                    )
                 except services.HandConflict:
                     with lock:
                         outcomes[player.pk] = (accepted, timezone.now())
                     return "refused"
-                accepted.append((result.version.number, result.version.commitment, result.version.submitted_at))
+                accepted.append(
+                    (result.version.number, result.version.commitment, result.version.submitted_at)
+                )
             with lock:
                 outcomes[player.pk] = (accepted, None)
             return "never refused"
@@ -70,7 +74,9 @@ def test_many_players_submitting_around_the_deadline_none_lost(on_postgres, leag
         # Every accepted submission is stored, exactly once and in order; nothing else is.
         assert stored == accepted
         assert all(submitted_at < deadline for _, _, submitted_at in stored)
-        assert HandVersion.objects.filter(hand__player=player, is_current=True).count() == (1 if stored else 0)
+        assert HandVersion.objects.filter(hand__player=player, is_current=True).count() == (
+            1 if stored else 0
+        )
     assert Hand.objects.filter(round=round_).count() == len([p for p in players if outcomes[p.pk][0]])
 
 
@@ -85,7 +91,9 @@ def test_reveal_run_concurrently_numbers_once(on_postgres, league, moderator, ma
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now())
     results = run_together([lambda: services.reveal_round(round_.pk) for _ in range(6)])
     assert sorted(results) == [False] * 5 + [True]
-    numbered = list(Hand.objects.filter(round=round_).order_by("created_at", "pk").values_list("number", flat=True))
+    numbered = list(
+        Hand.objects.filter(round=round_).order_by("created_at", "pk").values_list("number", flat=True)
+    )
     assert numbered == list(range(1, 11))
     assert Round.objects.get(pk=round_.pk).state == RoundState.REVEALED
 

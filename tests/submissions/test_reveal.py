@@ -34,7 +34,9 @@ def three_hands(open_round, alice, bob, make_user):
 
 
 def numbers(round_):
-    return list(Hand.objects.filter(round=round_).order_by("number").values_list("player__username", "number"))
+    return list(
+        Hand.objects.filter(round=round_).order_by("number").values_list("player__username", "number")
+    )
 
 
 def test_reveal_numbers_by_first_submission_and_is_idempotent(three_hands):
@@ -99,14 +101,16 @@ def test_opening_or_moving_a_deadline_schedules_the_exact_time_reveal(
     ]
 
 
-def test_a_broker_outage_does_not_fail_the_moderators_request(league, moderator, django_capture_on_commit_callbacks):
+def test_a_broker_outage_does_not_fail_the_moderators_request(
+    league, moderator, django_capture_on_commit_callbacks
+):
     now = timezone.now()
-    with mock.patch.object(tasks.reveal_round, "apply_async", side_effect=ConnectionError("broker down")):
-        with django_capture_on_commit_callbacks(execute=True):
-            round_ = round_services.create_round(
-                actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=3,
-                deadline=now + timedelta(days=1),
-            )  # fmt: skip
+    broker_down = mock.patch.object(tasks.reveal_round, "apply_async", side_effect=ConnectionError("down"))
+    with broker_down, django_capture_on_commit_callbacks(execute=True):
+        round_ = round_services.create_round(
+            actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=3,
+            deadline=now + timedelta(days=1),
+        )  # fmt: skip
     assert round_.state == RoundState.OPEN
 
 

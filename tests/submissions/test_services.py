@@ -34,7 +34,9 @@ def test_changes_keep_every_version_and_one_current(open_round, alice):
     second = submit(alice, open_round, cards=SCEPTER, name="Scepter Tricks")
     same = submit(alice, open_round, cards=SCEPTER, name="Scepter Tricks")
     assert not second.created and second.changed and second.version.number == 2
-    assert not same.changed and same.version.pk == second.version.pk  # sending the same hand again stores nothing
+    assert (
+        not same.changed and same.version.pk == second.version.pk
+    )  # sending the same hand again stores nothing
     versions = list(HandVersion.objects.filter(hand=second.hand).order_by("number"))
     assert [(v.number, v.is_current, v.cards) for v in versions] == [(1, False, KJELD), (2, True, SCEPTER)]
     assert Hand.objects.filter(round=open_round, player=alice).count() == 1
@@ -86,7 +88,9 @@ def test_malformed_input_is_an_input_error_not_a_crash(open_round, alice):
 def test_a_round_is_judged_by_its_banned_snapshot_not_the_standing_list(open_round, alice, moderator):
     # After the round opened, Karakas is banned on the standing list: the round keeps its snapshot (2.1a).
     phm = BannedList.objects.get(key=BannedList.PHM)
-    BannedCard.objects.create(banned_list=phm, card_name="Karakas", normalized_name="karakas", category="lands")
+    BannedCard.objects.create(
+        banned_list=phm, card_name="Karakas", normalized_name="karakas", category="lands"
+    )
     assert submit(alice, open_round).version.cards == KJELD
 
 
@@ -152,7 +156,9 @@ def test_the_same_hand_twice_gets_different_commitments(open_round, alice, bob):
     assert first.nonce != second.nonce and first.commitment != second.commitment
 
 
-def test_receipt_email_carries_the_commitment(open_round, alice, mailoutbox, django_capture_on_commit_callbacks):
+def test_receipt_email_carries_the_commitment(
+    open_round, alice, mailoutbox, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         version = submit(alice, open_round).version
     assert len(mailoutbox) == 1
