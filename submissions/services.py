@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -119,49 +119,58 @@ def judge(round_, cards):
     return check_hand(cards, rules_for_round(round_))
 
 
+def _lock_round_shared(round_id):
+    """The round row under a shared lock: submissions to one round run side by side, while the operations that
+    move its deadline or reveal it (FOR UPDATE) wait for them, and they for those. None if no such round."""
+    if connection.vendor == "postgresql":
+        table = Round._meta.db_table
+        found = list(Round.objects.raw(f'SELECT * FROM "{table}" WHERE "id" = %s FOR SHARE', [round_id]))  # noqa: S608
+        return found[0] if found else None
+    return Round.objects.select_for_update().filter(pk=round_id).first()  # SQLite locks the whole file anyway
+
+
+def _lock_own_hand(round_, player):
+    """The player's hand row, locked so two submissions of one player make versions one after the other;
+    created when missing (a concurrent first submission of the same player loses the insert and retries)."""
+    hand = Hand.objects.select_for_update().filter(round=round_, player=player).first()
+    if hand is not None:
+        return hand, False
+    try:
+        with transaction.atomic():
+            return Hand.objects.create(round=round_, player=player), True
+    except IntegrityError:
+        return Hand.objects.select_for_update().get(round=round_, player=player), False
+
+
 def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
     """Store `cards` as the player's current hand in the round: a new version when anything changed.
 
     Raises HandNotFound, HandInputError, IllegalHand or HandConflict (deadline). `now` is for tests; by
-    default the clock is read after the round is locked.
+    default the clock is read after the round is locked: a request that waited past the deadline is refused.
     """
     name = _clean_name(name)
     cards = _clean_cards(cards)
-    round_ = submittable_round(round_id)
-    if not round_.accepts_hands_at(now or timezone.now()):
-        raise HandConflict(deadline_passed_message(round_))  # early answer; the locked check below decides
-    # Judged before taking the lock so the lock is held for milliseconds; judged again if the rules moved
-    # meanwhile.
-    verdict = judge(round_, cards)
-    if not verdict.legal:
-        raise IllegalHand(verdict)
-    attested = list(attested if attested is not None else attestations_for(round_))
     with transaction.atomic():
-        locked = Round.objects.select_for_update().select_related("league").get(pk=round_.pk)
+        round_ = _lock_round_shared(round_id)
+        if round_ is None or round_.state == RoundState.DRAFT:
+            raise HandNotFound("No such round.")
         moment = now or timezone.now()
-        if not locked.accepts_hands_at(moment):
-            raise HandConflict(deadline_passed_message(locked))
-        if (locked.banned_snapshot, locked.extra_banned) != (round_.banned_snapshot, round_.extra_banned):
-            verdict = judge(locked, cards)
-            if not verdict.legal:
-                raise IllegalHand(verdict)
+        if not round_.accepts_hands_at(moment):
+            raise HandConflict(deadline_passed_message(round_))
+        verdict = judge(round_, cards)  # under the lock: the rules cannot move while the hand is judged
+        if not verdict.legal:
+            raise IllegalHand(verdict)
         names = verdict.names
-        hand = Hand.objects.filter(round=locked, player=player).first()
-        created = hand is None
-        if created:
-            hand = Hand.objects.create(round=locked, player=player, name=name)
-            previous = None
-        else:
-            previous = HandVersion.objects.filter(hand=hand, is_current=True).first()
-            if previous is not None and previous.cards == names and previous.name == name:
-                return Submission(hand=hand, version=previous, created=False, changed=False)
-        version = _new_version(hand, locked, player, name, names, attested, moment, previous, by=player)
+        hand, created = _lock_own_hand(round_, player)
+        previous = None if created else HandVersion.objects.filter(hand=hand, is_current=True).first()
+        if previous is not None and previous.cards == names and previous.name == name:
+            return Submission(hand=hand, version=previous, created=False, changed=False)
+        attested = list(attested if attested is not None else attestations_for(round_))
+        version = _new_version(hand, round_, player, name, names, attested, moment, previous, by=player)
         before = {"flagged": hand.flagged, "name": hand.name}
-        hand.name = name
         unflagged = hand.flagged
-        hand.flagged = (
-            False  # the player changed the hand after a warning (4.2a): the moderator may flag again
-        )
+        hand.name = name
+        hand.flagged = False  # changed after a warning (4.2a): the moderator looks again and may flag again
         hand.save(update_fields=["name", "flagged", "updated_at"])
         # The audit names the version and its commitment, never the cards: moderators who play read it too.
         log_action(
@@ -172,8 +181,9 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
             after={"version": version.number, "commitment": version.commitment, "flagged": False},
             note="The change lifted the moderator's flag." if unflagged else "",
         )
-        version_id = version.pk
-        transaction.on_commit(lambda: send_receipt(version_id), robust=True)
+        if player.email:
+            version_id = version.pk
+            transaction.on_commit(lambda: send_receipt(version_id), robust=True)
     return Submission(hand=hand, version=version, created=created, changed=True)
 
 
@@ -285,7 +295,7 @@ def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=
     message = (message or "").strip()
     hand = reviewable_hand(actor, hand_id, now)
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().select_related("league").get(pk=hand.round_id)
+        round_ = _lock_round_shared(hand.round_id)
         hand = Hand.objects.select_for_update().select_related("player").get(pk=hand.pk)
         moment = now or timezone.now()
         past_deadline = not round_.accepts_hands_at(moment)

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from accounts.services import is_moderator
 
@@ -359,6 +360,9 @@ def close_round_now(*, actor, round_id, now):
     if not _is_open(round_, now):
         return round_
     before = round_.deadline
+    # Not earlier than the moment the lock was obtained: a hand saved while this call waited for the lock
+    # must not end up after the deadline it recorded.
+    now = max(now, timezone.now())
     round_.deadline = now
     round_.save(update_fields=["deadline", "updated_at"])
     log_action(

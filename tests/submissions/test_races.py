@@ -111,3 +111,62 @@ def test_a_real_worker_reveals_a_round(on_postgres, celery_worker_process, leagu
     result = reveal_round.apply_async(args=[round_.pk], queue=celery_worker_process)
     assert result.get(timeout=90) is True
     assert Hand.objects.get(round=round_).number == 1
+
+
+def test_one_player_submitting_from_many_tabs_gets_one_hand_and_numbered_versions(
+    on_postgres, league, moderator, alice
+):
+    now = timezone.now()
+    round_ = round_services.create_round(
+        actor=moderator, league=league, now=now, open_now=True, title="Tabs", hand_size=5,
+        deadline=now + timedelta(days=1),
+    )  # fmt: skip
+    services.judge(round_, KJELD)
+    hands = [KJELD, SCEPTER, VOID]
+    results = run_together(
+        [
+            lambda n=n: services.submit_hand(
+                player=alice, round_id=round_.pk, name=f"tab {n}", cards=hands[n % 3]
+            )
+            for n in range(10)
+        ]
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert Hand.objects.filter(round=round_, player=alice).count() == 1
+    numbers = sorted(HandVersion.objects.filter(hand__round=round_).values_list("number", flat=True))
+    assert numbers == list(range(1, 11))
+    assert sum(r.created for r in results) == 1
+    assert HandVersion.objects.filter(hand__round=round_, is_current=True).count() == 1
+
+
+def test_closing_the_round_while_players_submit_leaves_no_hand_after_the_close(
+    on_postgres, league, moderator, make_user
+):
+    now = timezone.now()
+    round_ = round_services.create_round(
+        actor=moderator, league=league, now=now, open_now=True, title="Close", hand_size=5,
+        deadline=now + timedelta(days=1),
+    )  # fmt: skip
+    services.judge(round_, KJELD)
+    players = [make_user(f"closer{n}") for n in range(12)]
+
+    def submit(player):
+        def job():
+            try:
+                return services.submit_hand(player=player, round_id=round_.pk, name="", cards=KJELD).version
+            except services.HandConflict:
+                return "refused"
+
+        return job
+
+    jobs = [submit(p) for p in players]
+    jobs.insert(
+        6, lambda: round_services.close_round_now(actor=moderator, round_id=round_.pk, now=timezone.now())
+    )
+    results = run_together(jobs)
+    assert not [r for r in results if isinstance(r, Exception)], results
+    round_.refresh_from_db()
+    accepted = [r for r in results if isinstance(r, HandVersion)]
+    assert len(accepted) + results.count("refused") == len(players)
+    assert all(version.submitted_at < round_.deadline for version in accepted)
+    assert HandVersion.objects.filter(hand__round=round_).count() == len(accepted)
