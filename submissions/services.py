@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from rounds.catalog.resolve import resolve_name
 from rounds.legality import check_hand, rules_for_round
 from rounds.models import Round, RoundState
 from rounds.models.audit import log_action
@@ -116,7 +117,10 @@ def attestations_for(round_):
 
 
 def judge(round_, cards):
-    return check_hand(cards, rules_for_round(round_))
+    # Cards the moderator accepted only matter for names the catalog lacks: when every name resolves (the
+    # common case) the query for them is skipped.
+    accepted = None if any(not resolve_name(card).resolved for card in cards) else ()
+    return check_hand(cards, rules_for_round(round_, accepted_cards=accepted))
 
 
 def _lock_round_shared(round_id):
@@ -162,6 +166,7 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
             raise IllegalHand(verdict)
         names = verdict.names
         hand, created = _lock_own_hand(round_, player)
+        hand.player = player  # already loaded: callers read the username without another query
         previous = None if created else HandVersion.objects.filter(hand=hand, is_current=True).first()
         if previous is not None and previous.cards == names and previous.name == name:
             return Submission(hand=hand, version=previous, created=False, changed=False)

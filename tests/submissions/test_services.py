@@ -174,3 +174,11 @@ def test_attestations_follow_the_variants(open_round):
     assert services.attestations_for(open_round) == ["3.1", "7.5b"]
     open_round.backbuild = True
     assert services.attestations_for(open_round) == ["7.5b", "7.6a"]  # 7.6a: ignore rule 3.1
+
+
+def test_a_card_the_moderator_accepted_for_the_round_can_be_submitted(open_round, alice, moderator):
+    from rounds.services import accept_unknown_card
+
+    accept_unknown_card(open_round, name="Brand New Card of 2026", by=moderator, reason="Spoiled last week")
+    result = submit(alice, open_round, cards=[*KJELD[:4], "Brand New Card of 2026"])
+    assert result.version.cards[-1] == "Brand New Card of 2026"
