@@ -1,6 +1,6 @@
 """Benchmark of hand submission under concurrency, against a trivial page on the same server.
 
-    .venv/bin/python bench/submit.py [--clients 50] [--seconds 30] [--workers 4] [--threads 16]
+    .venv/bin/python bench/submit.py [--clients 50] [--seconds 30] [--workers 3] [--threads 4]
 
 Needs PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/phm_bench_submit (created if missing).
 Starts gunicorn on 127.0.0.1 (only), makes one open 5-card round and one player per client, then for
@@ -186,8 +186,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
 
     database_url = os.environ.get("DATABASE_URL") or DEFAULT_DB
