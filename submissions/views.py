@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,12 +19,13 @@ from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card, search_cards
 from rounds.legality import check_hand, rules_for_round
 from rounds.models import Round, RoundState
+from rounds.models.audit import AuditEntry
 from rounds.moderation_views import moderator_required
 
 from . import commitments, selectors, services
 from .bbcode import hands_posted
 from .forms import HandForm, fill_from_paste
-from .models import HandReview
+from .models import Hand, HandReview
 
 AUTOCOMPLETE_SHOWN = 8
 
@@ -251,12 +253,18 @@ def review_hands(request, round_id):
     now = timezone.now()
     hands = selectors.hands_of_round(round_)
     _judge_all(round_, hands)
-    reviews = HandReview.objects.filter(hand__round=round_).select_related("moderator").order_by("created_at")
+    # The audit trail of every hand (DESIGN.md §5: versions, flags, renames…) in one query, newest first.
+    hand_type = ContentType.objects.get_for_model(Hand)
+    entries = (
+        AuditEntry.objects.filter(content_type=hand_type, object_id__in=[hand.pk for hand in hands])
+        .select_related("actor")
+        .order_by("-created_at", "-id")
+    )
     by_hand = {}
-    for review in reviews:
-        by_hand.setdefault(review.hand_id, []).append(review)
+    for entry in entries:
+        by_hand.setdefault(entry.object_id, []).append(entry)
     for hand in hands:
-        hand.review_list = by_hand.get(hand.pk, [])
+        hand.history = by_hand.get(hand.pk, [])
     context = {
         "round": round_,
         "hands": hands,

@@ -203,3 +203,15 @@ def test_review_by_a_player_is_404_before_and_403_after_the_deadline(api_client,
     assert client.post("/api/hands/999999/review/", {"action": "flag"}, format="json").status_code == 404
     with time_machine.travel(open_round.deadline, tick=False):
         assert client.post(review, {"action": "flag", "message": "x"}, format="json").status_code == 403
+
+
+def test_put_uses_a_bounded_number_of_queries(api_client, open_round, alice):
+    client = as_user(api_client, alice)
+    client.put(url(open_round), {"name": "K", "cards": KJELD}, format="json")
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.put(url(open_round), {"name": "S", "cards": SCEPTER}, format="json")
+    queries = len(ctx.captured_queries)
+    assert response.status_code == 200
+    # Round (shared lock), cards, hand (locked), current version, lower it, new version, hand, audit, plus
+    # the savepoints of the test's transaction: nothing grows with the cards or with the other hands.
+    assert queries <= 14, [q["sql"][:80] for q in ctx.captured_queries]

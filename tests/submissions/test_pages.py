@@ -147,6 +147,8 @@ def test_review_actions_from_the_page(client, open_round, moderator, alice):
     assert "only after the deadline" in response.content.decode()
     hand.refresh_from_db()
     assert hand.flagged and hand.flag_message == "Fix card 3" and hand.status == "submitted"
+    history = client.get(f"/moderate/rounds/{open_round.pk}/hands/").content.decode()
+    assert "Hand flagged as illegal" in history and "Hand submitted" in history
     client.force_login(alice)
     page = client.get(open_round.get_absolute_url()).content.decode()
     assert "Flagged by a moderator" in page and "Fix card 3" in page
