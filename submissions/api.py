@@ -147,6 +147,7 @@ class RoundHandsView(APIView):
             raise NotFound(str(error)) from error
         if not selectors.can_see_all_hands(request.user, round_, now):
             raise NotFound("The hands of this round are not revealed yet.")
+        services.record_preview(moderator=request.user, round_=round_, now=now)
         hands = selectors.hands_of_round(round_)
         context = {"revealed": selectors.is_revealed(round_, now)}
         return Response(RevealedHandSerializer(hands, many=True, context=context).data)

@@ -133,3 +133,21 @@ class HandReview(models.Model):
 
     def __str__(self):
         return f"{self.get_action_display()} on hand #{self.hand_id}"
+
+
+class HandsPreview(models.Model):
+    """A moderator saw a round's hands before its deadline; from then on they may not play in it (§5)."""
+
+    round = models.ForeignKey("rounds.Round", on_delete=models.CASCADE, related_name="hand_previews")
+    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    first_seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "moderator"], name="hands_preview_once_per_moderator"),
+        ]
+
+    def __str__(self):
+        return (
+            f"{self.moderator} saw the hands of round {self.round_id} at {self.first_seen_at:%Y-%m-%d %H:%M}"
+        )

@@ -21,7 +21,7 @@ from rounds.models import Round, RoundState
 from rounds.models.audit import log_action
 
 from . import commitments, selectors
-from .models import Hand, HandReview, HandStatus, HandVersion
+from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
 
 logger = logging.getLogger(__name__)
 
@@ -146,6 +146,15 @@ def _lock_own_hand(round_, player):
         return Hand.objects.select_for_update().get(round=round_, player=player), False
 
 
+def record_preview(*, moderator, round_, now=None):
+    """Note that a moderator is seeing the round's hands before the deadline: they may no longer enter it."""
+    moment = now or timezone.now()
+    if round_.accepts_hands_at(moment) and moderator.is_authenticated:
+        HandsPreview.objects.get_or_create(
+            round=round_, moderator=moderator, defaults={"first_seen_at": moment}
+        )
+
+
 def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
     """Store `cards` as the player's current hand in the round: a new version when anything changed.
 
@@ -161,6 +170,11 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
         moment = now or timezone.now()
         if not round_.accepts_hands_at(moment):
             raise HandConflict(deadline_passed_message(round_))
+        if HandsPreview.objects.filter(round=round_, moderator=player).exists():
+            raise HandConflict(
+                "You have seen the other hands of this round as its moderator, so you cannot play in it "
+                "(a moderator who plays may not see the other hands before the deadline)."
+            )
         verdict = judge(round_, cards)  # under the lock: the rules cannot move while the hand is judged
         if not verdict.legal:
             raise IllegalHand(verdict)
@@ -309,6 +323,7 @@ def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=
                 "A hand can be disqualified or replaced only after the deadline (rule 4.2a); "
                 "before it, flag the hand so the player can fix it."
             )
+        record_preview(moderator=actor, round_=round_, now=moment)
         before, after = _apply_review(hand, round_, actor, action, message, cards, name, moment)
         hand.save()
         review = HandReview.objects.create(

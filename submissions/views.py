@@ -251,6 +251,7 @@ def _judge_all(round_, hands):
 def review_hands(request, round_id):
     round_ = _reviewable_round(request, round_id)
     now = timezone.now()
+    services.record_preview(moderator=request.user, round_=round_, now=now)
     hands = selectors.hands_of_round(round_)
     _judge_all(round_, hands)
     # The audit trail of every hand (DESIGN.md §5: versions, flags, renames…) in one query, newest first.
