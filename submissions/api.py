@@ -100,6 +100,28 @@ def illegal_hand_body(verdict):
     return {"detail": "The hand is not legal for this round.", "code": "illegal_hand", "cards": entries}
 
 
+SERVICE_ERRORS = (
+    services.HandNotFound,
+    services.ReviewNotAllowed,
+    services.HandInputError,
+    services.IllegalHand,
+    services.HandConflict,
+)
+
+
+def _error_response(error):
+    """The API's answer to a service error (API.md): 404 hidden or unknown, 403, 400 with reasons, 409."""
+    if isinstance(error, services.IllegalHand):
+        return Response(illegal_hand_body(error.verdict), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(error, services.HandNotFound):
+        raise NotFound(str(error)) from error
+    if isinstance(error, services.ReviewNotAllowed):
+        raise PermissionDenied(str(error)) from error
+    if isinstance(error, services.HandInputError):
+        raise ApiValidationError(error.errors) from error
+    raise Conflict(str(error)) from error
+
+
 class MyHandView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -125,14 +147,8 @@ class MyHandView(APIView):
                 name=incoming.validated_data["name"],
                 cards=incoming.card_inputs(),
             )
-        except services.HandNotFound as error:
-            raise NotFound(str(error)) from error
-        except services.HandInputError as error:
-            raise ApiValidationError(error.errors) from error
-        except services.IllegalHand as error:
-            return Response(illegal_hand_body(error.verdict), status=status.HTTP_400_BAD_REQUEST)
-        except services.HandConflict as error:
-            raise Conflict(str(error)) from error
+        except SERVICE_ERRORS as error:
+            return _error_response(error)
         code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
         return Response(MyHandSerializer(_mine(result.hand, result.version)).data, status=code)
 
@@ -169,23 +185,13 @@ class HandReviewView(APIView):
     def post(self, request, hand_id):
         try:
             services.reviewable_hand(request.user, hand_id)
-        except services.HandNotFound as error:
-            raise NotFound(str(error)) from error
-        except services.ReviewNotAllowed as error:
-            raise PermissionDenied(str(error)) from error
+        except SERVICE_ERRORS as error:
+            return _error_response(error)
         incoming = ReviewInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         try:
             hand = services.review_hand(actor=request.user, hand_id=hand_id, **incoming.validated_data)
-        except services.HandNotFound as error:
-            raise NotFound(str(error)) from error
-        except services.ReviewNotAllowed as error:
-            raise PermissionDenied(str(error)) from error
-        except services.HandInputError as error:
-            raise ApiValidationError(error.errors) from error
-        except services.IllegalHand as error:
-            return Response(illegal_hand_body(error.verdict), status=status.HTTP_400_BAD_REQUEST)
-        except services.HandConflict as error:
-            raise Conflict(str(error)) from error
+        except SERVICE_ERRORS as error:
+            return _error_response(error)
         version = HandVersion.objects.filter(hand=hand, is_current=True).first()
         return Response(MyHandSerializer(_mine(hand, version)).data)

@@ -28,3 +28,25 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture
+def vintage_round(moderator):
+    """An open 5-card round of League 45 (moderated by `moderator`), due in two days."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from rounds.services import leagues as round_services
+
+    now = timezone.now()
+    league = round_services.create_league(actor=moderator, name="League 45", moderators=[moderator])
+    return round_services.create_round(
+        actor=moderator,
+        league=league,
+        now=now,
+        open_now=True,
+        title="5 Card Vintage",
+        hand_size=5,
+        deadline=now + timedelta(days=2),
+    )

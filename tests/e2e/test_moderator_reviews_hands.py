@@ -1,11 +1,8 @@
 import re
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 from playwright.sync_api import expect
 
-from rounds.services import leagues as round_services
 from submissions import services
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import shoot
@@ -13,13 +10,10 @@ from tests.e2e.test_player_submits_hand import shoot
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_moderator_flags_a_hand_and_the_player_sees_why(live_server, page, moderator, player, password):
-    now = timezone.now()
-    league = round_services.create_league(actor=moderator, name="League 45", moderators=[moderator])
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="5 Card Vintage", hand_size=5,
-        deadline=now + timedelta(days=2),
-    )  # fmt: skip
+def test_moderator_flags_a_hand_and_the_player_sees_why(
+    live_server, page, moderator, player, password, vintage_round
+):
+    round_ = vintage_round
     cards = ["Black Lotus", "Black Lotus", "Black Lotus", "Frost Titan", "Nevermore"]
     services.submit_hand(player=player, round_id=round_.pk, name="Never get warm", cards=cards)
 

@@ -8,7 +8,6 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from rounds.models import Round
-from rounds.services import leagues as round_services
 from submissions import services
 from tests.e2e.test_accounts_browser import field
 from tests.e2e.test_moderator_opens_round import log_in
@@ -31,14 +30,9 @@ def shoot(page, name):
 
 
 def test_player_fixes_a_typo_submits_edits_and_sees_all_hands_after_the_deadline(
-    live_server, page, moderator, player, make_user, password
+    live_server, page, moderator, player, make_user, password, vintage_round
 ):
-    now = timezone.now()
-    league = round_services.create_league(actor=moderator, name="League 45", moderators=[moderator])
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="5 Card Vintage", hand_size=5,
-        deadline=now + timedelta(days=2),
-    )  # fmt: skip
+    round_ = vintage_round
     rival = make_user("rival", forum_username="nerdyjoe")
     scepter = [
         "Ancient Tomb",
