@@ -110,7 +110,11 @@ CELERY_BEAT_SCHEDULE = {
     # Backstop for the exact-time reveal tasks (submissions.signals):
     # idempotent, so running it often is harmless.
     "reveal-due-rounds": {"task": "submissions.reveal_due_rounds", "schedule": 60.0},
+    # Backstop for the match-table and tally tasks (scoring.signals, scoring.tasks.schedule_tally).
+    "score-due-rounds": {"task": "scoring.score_due_rounds", "schedule": 60.0},
 }
+# Seconds a tally waits after a result changes, so a burst of reports is tallied once.
+SCORING_TALLY_DELAY = 2
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -11,6 +11,7 @@ api_patterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("rounds.api_urls")),
     path("", include("submissions.api_urls")),
+    path("", include("scoring.api_urls")),
 ]
 
 urlpatterns = [
@@ -19,8 +20,10 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),
-    # Before rounds.urls: "moderate/rounds/<id>/hands/" would otherwise read as a round action named "hands".
+    # Before rounds.urls: "moderate/rounds/<id>/hands/" (and "…/results/") would otherwise read as a round
+    # action named "hands".
     path("", include("submissions.urls")),
+    path("", include("scoring.urls")),
     path("", include("rounds.urls")),
 ]
 

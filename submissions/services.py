@@ -20,7 +20,7 @@ from rounds.legality import check_hand, rules_for_round
 from rounds.models import Round, RoundState
 from rounds.models.audit import log_action
 
-from . import commitments, selectors
+from . import commitments, selectors, signals
 from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
 
 logger = logging.getLogger(__name__)
@@ -323,6 +323,10 @@ def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=
                 "A hand can be disqualified or replaced only after the deadline (rule 4.2a); "
                 "before it, flag the hand so the player can fix it."
             )
+        if action in AFTER_DEADLINE_ONLY and round_.state == RoundState.FINAL:
+            raise HandConflict(
+                f"Round {round_.code} is final: reopen it before disqualifying or replacing a hand."
+            )
         record_preview(moderator=actor, round_=round_, now=moment)
         before, after = _apply_review(hand, round_, actor, action, message, cards, name, moment)
         hand.save()
@@ -361,6 +365,7 @@ def _apply_review(hand, round_, actor, action, message, cards, name, moment):
     if action == Action.DISQUALIFY:
         before = {"status": hand.status}
         hand.status, hand.disqualification_reason = HandStatus.DISQUALIFIED, message
+        signals.hand_disqualified.send(sender=Hand, round_id=round_.pk, hand_id=hand.pk)
         return before, {"status": HandStatus.DISQUALIFIED}
     # REPLACE: a similar hand, legal under the round's rules, as a new version by the moderator.
     cards = _clean_cards(cards if cards is not None else [])
@@ -402,6 +407,9 @@ def reveal_round(round_id, now=None):
             "round.revealed",
             before={"state": RoundState.OPEN},
             after={"state": RoundState.REVEALED, "hands": len(hands)},
+        )
+        transaction.on_commit(
+            lambda: signals.round_revealed.send(sender=Round, round_id=round_id), robust=True
         )
     return True
 

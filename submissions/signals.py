@@ -2,11 +2,16 @@
 
 import logging
 
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from rounds.signals import deadline_set
 
 logger = logging.getLogger(__name__)
+
+# Sent after the commit that revealed a round (hands numbered): `round_id`.
+round_revealed = Signal()
+# Sent inside the transaction that disqualified a hand: `round_id`, `hand_id`.
+hand_disqualified = Signal()
 
 
 @receiver(deadline_set, dispatch_uid="submissions.schedule_reveal")

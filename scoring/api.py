@@ -1,0 +1,333 @@
+"""API for matches and results (API.md: Matches and results). Every view calls scoring.services; the mapping
+of
+service errors to statuses is in one place (`_answer`)."""
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import ValidationError as ApiValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from submissions.selectors import hands_of_round
+
+from . import exports, selectors, services
+from .outcomes import POINTS_VALUES
+
+SERVICE_ERRORS = (
+    services.ScoringNotFound,
+    services.ScoringInputError,
+    services.ScoringForbidden,
+    services.ScoringConflict,
+)
+
+
+def _answer(error):
+    """The API's answer to a service error: 404, 400 with field reasons, 403, or 409 with what stands in the
+    way."""
+    if isinstance(error, services.ScoringNotFound):
+        raise NotFound(str(error)) from error
+    if isinstance(error, services.ScoringInputError):
+        raise ApiValidationError(error.errors) from error
+    if isinstance(error, services.ScoringForbidden):
+        raise PermissionDenied(str(error)) from error
+    body = {"detail": str(error), "code": "conflict"}
+    if error.items:
+        body["items"] = error.items
+    return Response(body, status=status.HTTP_409_CONFLICT)
+
+
+def _round(round_id):
+    try:
+        return services.scoring_round(round_id)
+    except services.ScoringNotFound as error:
+        raise NotFound(str(error)) from error
+
+
+# Serializers
+# ----------------------------------------------------------------------------------------------------
+
+
+class MatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    a = serializers.IntegerField(source="hand_a.number", help_text="Entry number of the lower-numbered hand.")
+    b = serializers.IntegerField(source="hand_b.number")
+    player_a = serializers.CharField(source="hand_a.player.username")
+    player_b = serializers.CharField(source="hand_b.player.username")
+    points_a = serializers.IntegerField(allow_null=True)
+    points_b = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    decided_note = serializers.CharField()
+
+
+class ReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    match = serializers.IntegerField(source="match_id", read_only=True)
+    reporter = serializers.CharField(source="reporter.username", read_only=True)
+    side = serializers.CharField(read_only=True, help_text='"a", "b", or "other" for a verification (6.3a).')
+    points_a = serializers.ChoiceField(choices=POINTS_VALUES)
+    points_b = serializers.ChoiceField(choices=POINTS_VALUES)
+    comment = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    version = serializers.IntegerField(read_only=True)
+    created_at = serializers.DateTimeField(read_only=True)
+
+
+class RowInputSerializer(serializers.Serializer):
+    row = serializers.CharField(max_length=2000, help_text='Your row, e.g. "3 | 6 0 X 2 4 | PT | Points".')
+
+
+class RowResultSerializer(serializers.Serializer):
+    reports = ReportSerializer(many=True)
+    skipped = serializers.ListField(child=serializers.CharField())
+
+
+class ChallengeSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    match = serializers.IntegerField(source="match_id", read_only=True)
+    challenger = serializers.CharField(source="challenger.username", read_only=True)
+    reason = serializers.CharField(max_length=2000)
+    state = serializers.CharField(read_only=True)
+    note = serializers.CharField(read_only=True)
+    created_at = serializers.DateTimeField(read_only=True)
+    resolved_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+
+class ResolveInputSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=services.DECISIONS)
+    points_a = serializers.ChoiceField(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
+    points_b = serializers.ChoiceField(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+class ResultInputSerializer(serializers.Serializer):
+    points_a = serializers.ChoiceField(choices=POINTS_VALUES)
+    points_b = serializers.ChoiceField(choices=POINTS_VALUES)
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+class FinalizeInputSerializer(serializers.Serializer):
+    force = serializers.BooleanField(required=False, default=False)
+
+
+class ReopenInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class BonusInputSerializer(serializers.Serializer):
+    player = serializers.CharField(max_length=150)
+    points = serializers.IntegerField()
+    reason = serializers.CharField(max_length=2000)
+
+
+class BonusSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField(source="round_id")
+    player = serializers.CharField(source="player.username")
+    points = serializers.IntegerField()
+    reason = serializers.CharField()
+    awarded_by = serializers.CharField(source="awarded_by.username")
+    created_at = serializers.DateTimeField()
+
+
+class TableRowSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    player = serializers.CharField(source="hand.player.username")
+    player_name = serializers.CharField(source="player")
+    hand_name = serializers.CharField()
+    cells = serializers.SerializerMethodField()
+    points = serializers.IntegerField()
+    league_points = serializers.IntegerField()
+    rank = serializers.IntegerField()
+
+    def get_cells(self, row) -> dict[str, int | None]:
+        return {str(cell.column): cell.points for cell in row.cells if not cell.is_self}
+
+
+# Views
+# ----------------------------------------------------------------------------------------------------------
+
+
+class RoundMatchesView(APIView):
+    @extend_schema(responses=MatchSerializer(many=True))
+    def get(self, request, round_id):
+        round_ = _round(round_id)
+        try:
+            services.revealed_round_table(round_)
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        matches = (
+            services.matches_in_table(round_.pk)
+            .select_related("hand_a__player", "hand_b__player")
+            .order_by("hand_a__number", "hand_b__number")
+        )
+        return Response(MatchSerializer(matches, many=True).data)
+
+
+class MatchReportsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ReportSerializer, responses={201: ReportSerializer})
+    def post(self, request, match_id):
+        incoming = ReportSerializer(data=request.data)
+        try:
+            services.visible_match(match_id)
+            incoming.is_valid(raise_exception=True)
+            report = services.report_match(
+                reporter=request.user, match_id=match_id, **incoming.validated_data
+            )
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+
+class RoundRowsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=RowInputSerializer, responses={201: RowResultSerializer})
+    def post(self, request, round_id):
+        round_ = _round(round_id)
+        incoming = RowInputSerializer(data=request.data)
+        try:
+            services.revealed_round_table(round_)
+            incoming.is_valid(raise_exception=True)
+            outcome = services.report_row(
+                player=request.user, round_id=round_.pk, row=incoming.validated_data["row"]
+            )
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        return Response(RowResultSerializer(outcome).data, status=status.HTTP_201_CREATED)
+
+
+class MatchChallengesView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ChallengeSerializer, responses={201: ChallengeSerializer})
+    def post(self, request, match_id):
+        incoming = ChallengeSerializer(data=request.data)
+        try:
+            services.visible_match(match_id)
+            incoming.is_valid(raise_exception=True)
+            challenge = services.challenge_match(
+                challenger=request.user, match_id=match_id, reason=incoming.validated_data["reason"]
+            )
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+
+class ChallengeResolveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ResolveInputSerializer, responses=ChallengeSerializer)
+    def post(self, request, challenge_id):
+        incoming = ResolveInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        try:
+            challenge = services.resolve_challenge(
+                actor=request.user, challenge_id=challenge_id, **incoming.validated_data
+            )
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        return Response(ChallengeSerializer(challenge).data)
+
+
+class MatchResultView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ResultInputSerializer, responses=MatchSerializer)
+    def put(self, request, match_id):
+        incoming = ResultInputSerializer(data=request.data)
+        try:
+            services.visible_match(match_id)
+            incoming.is_valid(raise_exception=True)
+            match = services.set_result(actor=request.user, match_id=match_id, **incoming.validated_data)
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        return Response(MatchSerializer(match).data)
+
+
+class RoundFinalizeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=FinalizeInputSerializer, responses=TableRowSerializer(many=True))
+    def post(self, request, round_id):
+        incoming = FinalizeInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        try:
+            round_ = services.finalize_round(actor=request.user, round_id=round_id, **incoming.validated_data)
+            table = selectors.results_table(round_, viewer=request.user)
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        return Response(TableRowSerializer(table.by_rank, many=True).data)
+
+
+class RoundReopenView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ReopenInputSerializer, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request, round_id):
+        incoming = ReopenInputSerializer(data=request.data)
+        try:
+            services.scoring_round(round_id)
+            incoming.is_valid(raise_exception=True)
+            round_ = services.reopen_round(actor=request.user, round_id=round_id, **incoming.validated_data)
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        return Response({"id": round_.pk, "state": round_.state})
+
+
+class RoundTableView(APIView):
+    @extend_schema(responses=TableRowSerializer(many=True))
+    def get(self, request, round_id):
+        round_ = _round(round_id)
+        try:
+            table = selectors.results_table(round_, viewer=request.user)
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        return Response(TableRowSerializer(table.by_rank, many=True).data)
+
+
+class RoundBonusView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=BonusInputSerializer, responses={201: BonusSerializer})
+    def post(self, request, round_id):
+        incoming = BonusInputSerializer(data=request.data)
+        try:
+            services.scoring_round(round_id)
+            incoming.is_valid(raise_exception=True)
+            award = services.award_bonus(
+                actor=request.user,
+                round_id=round_id,
+                player_username=incoming.validated_data["player"],
+                points=incoming.validated_data["points"],
+                reason=incoming.validated_data["reason"],
+            )
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        return Response(BonusSerializer(award).data, status=status.HTTP_201_CREATED)
+
+
+class RoundExportView(APIView):
+    """The results post (BBCode) or the table (CSV), as plain downloads."""
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, (200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request, round_id, kind):
+        round_ = _round(round_id)
+        try:
+            table = selectors.results_table(round_, viewer=request.user)
+        except SERVICE_ERRORS as error:
+            return _answer(error)
+        if kind == "csv":
+            response = HttpResponse(exports.results_csv(table), content_type="text/csv; charset=utf-8")
+            response["Content-Disposition"] = (
+                f'attachment; filename="results-{round_.code.replace(":", "-")}.csv"'
+            )
+            return response
+        cards = {
+            hand.pk: hand.current_version.cards for hand in hands_of_round(round_) if hand.current_version
+        }
+        return HttpResponse(exports.results_bbcode(table, cards), content_type="text/plain; charset=utf-8")

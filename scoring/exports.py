@@ -1,0 +1,76 @@
+"""The results post for the forum (BBCode) and the table as CSV, from the same `ResultsTable` the page
+shows."""
+
+import csv
+import io
+
+from rounds.catalog.handlist import format_hand_list
+from submissions.bbcode import hand_heading
+
+from .forum_rows import format_table, row_for_hand
+
+
+def _ordinal(rank):
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+def forum_rows(table):
+    """The matrix as forum rows (`N | X 6 0 … | PT | Points`); a disqualified hand's column reads `?`."""
+    columns = max(table.numbers, default=0)
+    return [
+        row_for_hand(
+            row.number,
+            {cell.column: cell.points for cell in row.cells if not cell.is_self},
+            columns,
+            row.points,
+            row.league_points,
+        )
+        for row in table.rows
+    ]
+
+
+def results_bbcode(table, cards_by_hand):
+    """The results post: title, the matrix in a [code] block, then each hand by rank with its result and
+    cards.
+    `cards_by_hand` maps hand ids to their current card names."""
+    round_ = table.round
+    state = "final results" if table.final else "provisional results (not final yet)"
+    blocks = [f"[b]Results — {round_.code} {round_.title}: {state}[/b]"]
+    blocks.append(f"[code]\n{format_table(forum_rows(table))}\n[/code]")
+    for row in table.by_rank:
+        lines = [
+            f"[b]{_ordinal(row.rank)}[/b] {hand_heading(row.hand)} — {row.points} points, "
+            f"{row.league_points} League points",
+            format_hand_list(cards_by_hand.get(row.hand.pk, [])),
+        ]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _cell_safe(value):
+    """Text a spreadsheet would run as a formula (=, +, -, @) is quoted: hand names are typed by players."""
+    text = str(value)
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+
+
+def results_csv(table):
+    """One line per hand in entry order: number, player, hand name, a column per opponent, PT, Points,
+    rank."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["number", "player", "hand_name", *table.numbers, "points", "league_points", "rank"])
+    for row in table.rows:
+        cells = ["X" if cell.is_self else ("" if cell.points is None else cell.points) for cell in row.cells]
+        writer.writerow(
+            [
+                row.number,
+                _cell_safe(row.player),
+                _cell_safe(row.hand_name),
+                *cells,
+                row.points,
+                row.league_points,
+                row.rank,
+            ]
+        )
+    return out.getvalue()

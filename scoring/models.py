@@ -1,0 +1,217 @@
+"""Matches between revealed hands, what players reported about them, challenges, and the round's tally.
+
+A match's status and points are derived from its reports, the moderator's decision, open challenges and
+whether
+the round is final (`scoring.status.derive`); they are stored on the match so lists and tallies are one query.
+"""
+
+import operator
+from functools import reduce
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from .outcomes import LEGAL_PAIRS
+
+
+def _legal_pair(prefix=""):
+    """Check constraint: `<prefix>points_a/b` are one of the five possible results (outcomes.LEGAL_PAIRS)."""
+    a, b = f"{prefix}points_a", f"{prefix}points_b"
+    pairs = [Q(**{a: points_a, b: points_b}) for points_a, points_b in sorted(LEGAL_PAIRS)]
+    return reduce(operator.or_, pairs)
+
+
+def _legal_pair_or_none(prefix):
+    """The same, or both empty (no result yet)."""
+    return Q(**{f"{prefix}points_a__isnull": True, f"{prefix}points_b__isnull": True}) | _legal_pair(prefix)
+
+
+class MatchStatus(models.TextChoices):
+    UNREPORTED = "unreported", "Unreported"
+    REPORTED = "reported", "Reported by one side"
+    AGREED = "agreed", "Agreed"
+    DISPUTED = "disputed", "Disputed"
+    SET = "set", "Set by the moderator"
+    CHALLENGED = "challenged", "Challenged"
+    FINAL = "final", "Final"
+
+
+class Match(models.Model):
+    """One theoretical match between two hands of a round; `a` is the lower entry number (API.md)."""
+
+    round = models.ForeignKey("rounds.Round", on_delete=models.CASCADE, related_name="matches")
+    hand_a = models.ForeignKey("submissions.Hand", on_delete=models.CASCADE, related_name="+")
+    hand_b = models.ForeignKey("submissions.Hand", on_delete=models.CASCADE, related_name="+")
+    points_a = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The result as it stands.")
+    points_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=MatchStatus.choices, default=MatchStatus.UNREPORTED)
+    # The moderator's decision (a set result or an upheld challenge) outranks the players' reports.
+    decided_points_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    decided_points_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_note = models.TextField(blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round_id", "hand_a_id", "hand_b_id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["hand_a", "hand_b"], name="match_once_per_pair"),
+            models.CheckConstraint(condition=~Q(hand_a=models.F("hand_b")), name="match_two_hands"),
+            # 0-0 is no result a report can give: only finalization sets it, for undetermined matches (6.3b).
+            models.CheckConstraint(
+                condition=_legal_pair_or_none("") | Q(points_a=0, points_b=0), name="match_points_legal"
+            ),
+            models.CheckConstraint(condition=_legal_pair_or_none("decided_"), name="match_decision_legal"),
+            models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_known"),
+        ]
+        indexes = [models.Index(fields=["round", "status"])]
+
+    def __str__(self):
+        return f"Match {self.hand_a_id} v {self.hand_b_id} in round {self.round_id}"
+
+    @property
+    def has_decision(self):
+        return self.decided_points_a is not None
+
+
+class MatchReport(models.Model):
+    """What one person says a match's result is. A player's report on their own match counts (rule 6.3);
+    anyone
+    else's is a verification or proposal (6.3a), shown but not binding. Never edited: a change is a new
+    version."""
+
+    class Side(models.TextChoices):
+        A = "a", "Player of hand a"
+        B = "b", "Player of hand b"
+        OTHER = "other", "Another player (verification)"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    side = models.CharField(max_length=5, choices=Side.choices)
+    points_a = models.PositiveSmallIntegerField()
+    points_b = models.PositiveSmallIntegerField()
+    comment = models.TextField(blank=True)
+    version = models.PositiveSmallIntegerField(default=1)
+    is_current = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match_id", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "reporter", "version"], name="match_report_version_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["match", "reporter"], condition=Q(is_current=True), name="match_report_one_current"
+            ),
+            models.CheckConstraint(condition=_legal_pair(), name="match_report_points_legal"),
+            models.CheckConstraint(condition=Q(side__in=["a", "b", "other"]), name="match_report_side_known"),
+        ]
+
+    def __str__(self):
+        return f"{self.points_a}-{self.points_b} on match {self.match_id} by {self.reporter_id}"
+
+
+class Challenge(models.Model):
+    """Rule 6.3c: anyone may challenge a result until the round is final; the moderator upholds or rejects."""
+
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        UPHELD = "upheld", "Upheld"
+        REJECTED = "rejected", "Rejected"
+        CLOSED = "closed", "Closed when the round was finalized"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    note = models.TextField(blank=True, help_text="The moderator's answer.")
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "challenger"],
+                condition=Q(state="open"),
+                name="challenge_one_open_per_person",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["open", "upheld", "rejected", "closed"]), name="challenge_state_known"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Challenge #{self.pk} of match {self.match_id} ({self.state})"
+
+
+class RoundTally(models.Model):
+    """The round's scoring bookkeeping: exists once its match table is built. `revision` counts result
+    changes;
+    the stored `HandTally` rows are current when `tallied_revision` equals it (otherwise pages compute)."""
+
+    round = models.OneToOneField("rounds.Round", on_delete=models.CASCADE, related_name="tally")
+    revision = models.PositiveIntegerField(default=0)
+    tallied_revision = models.PositiveIntegerField(null=True, blank=True)
+    tallied_at = models.DateTimeField(null=True, blank=True)
+    built_at = models.DateTimeField(auto_now_add=True, help_text="When the match table was built.")
+    finalized_at = models.DateTimeField(null=True, blank=True)
+    finalized_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name_plural = "round tallies"
+
+    def __str__(self):
+        return f"Tally of round {self.round_id} (revision {self.revision})"
+
+    @property
+    def is_current(self):
+        return self.tallied_revision == self.revision
+
+
+class HandTally(models.Model):
+    """A hand's line of the stored round table (rule 6.1)."""
+
+    round = models.ForeignKey("rounds.Round", on_delete=models.CASCADE, related_name="hand_tallies")
+    hand = models.OneToOneField("submissions.Hand", on_delete=models.CASCADE, related_name="tally")
+    points = models.PositiveIntegerField()
+    opponents = models.PositiveIntegerField()
+    league_points = models.PositiveIntegerField()
+    rank = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["round_id", "rank", "hand_id"]
+
+    def __str__(self):
+        return f"Hand {self.hand_id}: {self.points} points, {self.league_points} League points"
+
+
+class BonusAward(models.Model):
+    """Rules 6.2 and 7.7: League points a moderator awards a player in a round, with the reason."""
+
+    round = models.ForeignKey("rounds.Round", on_delete=models.CASCADE, related_name="bonus_awards")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bonus_awards"
+    )
+    points = models.IntegerField(help_text="League points; negative to correct an earlier award.")
+    reason = models.TextField()
+    awarded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round_id", "created_at", "pk"]
+        constraints = [models.CheckConstraint(condition=~Q(points=0), name="bonus_not_zero")]
+
+    def __str__(self):
+        return f"{self.points:+d} League points for {self.player_id} in round {self.round_id}"

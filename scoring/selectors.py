@@ -1,0 +1,187 @@
+"""Read side of scoring: the results matrix, a match with its history, the moderator's queue. Each is a
+constant
+number of queries whatever the number of hands (asserted in tests for 5 and 40 hands)."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from submissions.models import HandVersion
+from submissions.selectors import player_display_name
+
+from .models import Challenge, Match, MatchReport, MatchStatus
+from .services import compute_tally, hands_in_table, in_table, revealed_round_table, stored_tally
+
+
+@dataclass
+class Cell:
+    column: int  # the opponent's entry number
+    points: int | None = None  # this row's hand's points in the match
+    status: str = ""
+    match_id: int | None = None
+
+    @property
+    def is_self(self):
+        return self.match_id is None and not self.status
+
+    @property
+    def result_class(self):
+        """What the colour means, for CSS; the cell's text always says it too (not colour alone)."""
+        if self.points is None:
+            return "unknown"
+        return {6: "win", 4: "win", 2: "even", 1: "loss", 0: "loss"}[self.points]
+
+
+@dataclass
+class Row:
+    hand: object
+    number: int
+    player: str
+    hand_name: str
+    cells: list
+    points: int
+    league_points: int
+    rank: int
+    mine: bool = False
+
+
+@dataclass
+class ResultsTable:
+    round: object
+    rows: list  # in entry-number order: the matrix
+    final: bool
+    stale: bool  # the stored tally was behind: these numbers were computed for this request
+    status_counts: Counter = field(default_factory=Counter)
+
+    @property
+    def numbers(self):
+        return [row.number for row in self.rows]
+
+    @property
+    def by_rank(self):
+        return sorted(self.rows, key=lambda row: (row.rank, row.number))
+
+    @property
+    def matches(self):
+        return sum(self.status_counts.values())
+
+    @property
+    def status_summary(self):
+        """[(words, count)] for the statuses that occur, in the order a round goes through them."""
+        words = {
+            MatchStatus.AGREED: "agreed",
+            MatchStatus.REPORTED: "reported by one side",
+            MatchStatus.SET: "set by the moderator",
+            MatchStatus.DISPUTED: "disputed",
+            MatchStatus.CHALLENGED: "challenged",
+            MatchStatus.UNREPORTED: "unreported",
+            MatchStatus.FINAL: "final",
+        }
+        return [
+            (label, self.status_counts[status])
+            for status, label in words.items()
+            if self.status_counts[status]
+        ]
+
+
+def results_table(round_, *, viewer=None, now=None):
+    """The round's table as a matrix (ScoringNotFound before the reveal): 4-5 queries for any number of
+    hands."""
+    tally = revealed_round_table(round_, now)
+    hands = hands_in_table(round_.pk)
+    lines = stored_tally(round_.pk, hands) if tally.is_current else None
+    stale = lines is None
+    if stale:
+        lines = compute_tally(round_.pk, hands)
+    by_hand = {line.hand.pk: line for line in lines}
+    numbers = {hand.pk: hand.number for hand in hands}
+    cells = {hand.pk: {} for hand in hands}
+    counts = Counter()
+    for match_id, hand_a, hand_b, points_a, points_b, status in Match.objects.filter(
+        round_id=round_.pk
+    ).values_list("pk", "hand_a_id", "hand_b_id", "points_a", "points_b", "status"):
+        if hand_a not in numbers or hand_b not in numbers:
+            continue  # a disqualified hand's matches are out of the table
+        counts[status] += 1
+        cells[hand_a][numbers[hand_b]] = Cell(numbers[hand_b], points_a, status, match_id)
+        cells[hand_b][numbers[hand_a]] = Cell(numbers[hand_a], points_b, status, match_id)
+    viewer_id = getattr(viewer, "pk", None)
+    rows = []
+    for hand in hands:
+        line = by_hand[hand.pk]
+        row_cells = [
+            Cell(number)
+            if number == hand.number
+            else cells[hand.pk].get(number, Cell(number, status="missing"))
+            for number in numbers.values()
+        ]
+        rows.append(
+            Row(
+                hand=hand,
+                number=hand.number,
+                player=player_display_name(hand.player),
+                hand_name=hand.name,
+                cells=row_cells,
+                points=line.points,
+                league_points=line.league_points,
+                rank=line.rank,
+                mine=viewer_id is not None and hand.player_id == viewer_id,
+            )
+        )
+    return ResultsTable(round_, rows, final=round_.state == "final", stale=stale, status_counts=counts)
+
+
+def match_history(match):
+    """Every report version (newest first), the current report of each person, and the challenges."""
+    reports = list(
+        MatchReport.objects.filter(match=match)
+        .select_related("reporter__profile")
+        .order_by("-created_at", "-pk")
+    )
+    challenges = list(
+        Challenge.objects.filter(match=match)
+        .select_related("challenger", "resolved_by")
+        .order_by("created_at")
+    )
+    current = [report for report in reports if report.is_current]
+    return {
+        "reports": reports,
+        "side_a": next((r for r in current if r.side == MatchReport.Side.A), None),
+        "side_b": next((r for r in current if r.side == MatchReport.Side.B), None),
+        "verifications": [r for r in current if r.side == MatchReport.Side.OTHER],
+        "challenges": challenges,
+        "open_challenges": [c for c in challenges if c.state == Challenge.State.OPEN],
+    }
+
+
+def current_cards(hand_ids):
+    """{hand id: its current card names} (one query)."""
+    return dict(
+        HandVersion.objects.filter(hand_id__in=hand_ids, is_current=True).values_list("hand_id", "cards")
+    )
+
+
+def moderator_queue(round_id):
+    """What needs the moderator: disputes, open challenges, and matches nobody reported (three queries)."""
+    in_this_round = Match.objects.filter(in_table(), round_id=round_id).select_related(
+        "hand_a__player__profile", "hand_b__player__profile"
+    )
+    open_challenges = Prefetch(
+        "challenges",
+        queryset=Challenge.objects.filter(state=Challenge.State.OPEN).select_related("challenger"),
+        to_attr="open_challenges",
+    )
+    return {
+        "disputed": list(
+            in_this_round.filter(status=MatchStatus.DISPUTED).order_by("hand_a__number", "hand_b__number")
+        ),
+        "challenged": list(
+            in_this_round.filter(status=MatchStatus.CHALLENGED)
+            .prefetch_related(open_challenges)
+            .order_by("hand_a__number", "hand_b__number")
+        ),
+        "unreported": list(
+            in_this_round.filter(status=MatchStatus.UNREPORTED).order_by("hand_a__number", "hand_b__number")
+        ),
+    }

@@ -1,0 +1,26 @@
+"""What scoring operations raise; the API and pages map each to one HTTP answer (API.md: Conventions)."""
+
+
+class ScoringNotFound(Exception):
+    """No such match, round or challenge — or one the caller may not see yet (404)."""
+
+
+class ScoringInputError(ValueError):
+    """Malformed input: `errors` maps field names to plain sentences (400)."""
+
+    def __init__(self, errors):
+        self.errors = errors
+        super().__init__("; ".join(f"{key}: {' '.join(value)}" for key, value in errors.items()))
+
+
+class ScoringForbidden(Exception):
+    """The caller may see this but not do it (403)."""
+
+
+class ScoringConflict(Exception):
+    """The round's or the match's state forbids it (409); `items` lists what stands in the way, if
+    anything."""
+
+    def __init__(self, message, items=None):
+        self.items = items or []
+        super().__init__(message)

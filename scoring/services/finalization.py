@@ -1,0 +1,180 @@
+"""Finalizing a round (the table frozen and published) and reopening it — both explicit and audited.
+
+Finalization locks the round row exclusively, so no report, decision or challenge can commit half-way through
+it:
+they all lock the same row shared first.
+"""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from rounds.locks import lock_round
+from rounds.models import RoundState
+from rounds.models.audit import log_action
+from submissions import selectors as hand_selectors
+
+from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
+from ..status import as_final, derive
+from .errors import ScoringConflict
+from .results import _clean_text, _require_moderator, scoring_round
+from .table import MATCH_IN_TABLE, build_match_table, in_table
+from .tally import compute_tally, note_results_changed, write_lines
+
+
+@dataclass
+class OpenItems:
+    disputed: list  # matches whose two players reported different results
+    challenged: list  # open challenges
+
+    def __bool__(self):
+        return bool(self.disputed or self.challenged)
+
+    def described(self):
+        """Plain sentences, one per item, for the 409 and the moderator's page."""
+        lines = [
+            f"Match {match.hand_a.number:02d} v {match.hand_b.number:02d} is disputed."
+            for match in self.disputed
+        ]
+        lines += [
+            f"Match {c.match.hand_a.number:02d} v {c.match.hand_b.number:02d} is challenged by "
+            f"{c.challenger.username}: {c.reason}"
+            for c in self.challenged
+        ]
+        return lines
+
+
+def open_items(round_id):
+    """Disputes and open challenges of the round (two queries)."""
+    disputed = list(
+        Match.objects.filter(MATCH_IN_TABLE, round_id=round_id, status=MatchStatus.DISPUTED)
+        .select_related("hand_a", "hand_b")
+        .order_by("hand_a__number", "hand_b__number")
+    )
+    challenged = list(
+        Challenge.objects.filter(match__round_id=round_id, state=Challenge.State.OPEN)
+        .filter(in_table("match__"))
+        .select_related("match__hand_a", "match__hand_b", "challenger")
+        .order_by("created_at")
+    )
+    return OpenItems(disputed, challenged)
+
+
+def finalize_round(*, actor, round_id, force=False, now=None):
+    """Rule 6.3b and 6.3c: the round becomes final. Refused (ScoringConflict listing them) while disputes or
+    challenges are open, unless forced; a one-sided report stands; undetermined matches become 0-0; open
+    challenges are closed; the tally is stored in the same transaction and frozen."""
+    round_ = scoring_round(round_id)
+    _require_moderator(actor, round_)
+    now = now or timezone.now()
+    if not hand_selectors.is_revealed(round_, now):
+        raise ScoringConflict(
+            f"Round {round_.code} is still open for hands: it can be finalized after its deadline."
+        )
+    build_match_table(round_id, now=now)
+    with transaction.atomic():
+        round_ = lock_round(round_id)
+        if round_.state == RoundState.FINAL:
+            raise ScoringConflict(f"Round {round_.code} is already final.")
+        items = open_items(round_id)
+        if items and not force:
+            raise ScoringConflict(
+                f"Round {round_.code} has open disputes or challenges; resolve them or finalize with force.",
+                items=items.described(),
+            )
+        closed = Challenge.objects.filter(match__round_id=round_id, state=Challenge.State.OPEN).update(
+            state=Challenge.State.CLOSED,
+            note="The round was finalized while this challenge was open.",
+            resolved_by=actor,
+            resolved_at=now,
+        )
+        before = round_.state
+        round_.state = RoundState.FINAL
+        round_.save(update_fields=["state", "updated_at"])
+        zeroed = rederive_matches(round_id, final=True)
+        tally = RoundTally.objects.select_for_update().get(round_id=round_id)
+        tally.revision += 1
+        write_lines(round_id, compute_tally(round_id))
+        tally.tallied_revision, tally.tallied_at = tally.revision, now
+        tally.finalized_at, tally.finalized_by = now, actor
+        tally.save()
+        log_action(
+            round_,
+            "round.finalized",
+            actor=actor,
+            before={"state": before},
+            after={
+                "state": RoundState.FINAL,
+                "zeroed_6_3b": zeroed,
+                "forced": bool(items),
+                "challenges_closed": closed,
+            },
+            note="; ".join(items.described()) if items else "",
+        )
+    return round_
+
+
+def reopen_round(*, actor, round_id, reason, now=None):
+    """Take a final round back to `revealed`: results can change again. Explicit, with a reason, audited."""
+    round_ = scoring_round(round_id)
+    _require_moderator(actor, round_)
+    reason = _clean_text(reason, "reason", required=True, what="the reason for reopening the round")
+    with transaction.atomic():
+        round_ = lock_round(round_id)
+        if round_.state != RoundState.FINAL:
+            raise ScoringConflict(f"Round {round_.code} is not final, so there is nothing to reopen.")
+        round_.state = RoundState.REVEALED
+        round_.save(update_fields=["state", "updated_at"])
+        rederive_matches(round_id, final=False)
+        RoundTally.objects.filter(round_id=round_id).update(finalized_at=None, finalized_by=None)
+        note_results_changed(round_id)
+        log_action(
+            round_,
+            "round.reopened",
+            actor=actor,
+            before={"state": RoundState.FINAL},
+            after={"state": RoundState.REVEALED},
+            note=reason,
+        )
+    return round_
+
+
+def rederive_matches(round_id, *, final):
+    """Every match's status and result from its reports, decision and challenges (three queries and one bulk
+    update). Returns how many matches were undetermined (0-0 under rule 6.3b when `final`)."""
+    matches = list(Match.objects.filter(round_id=round_id))
+    sides = {}
+    for match_id, side, points_a, points_b in MatchReport.objects.filter(
+        match__round_id=round_id, is_current=True, side__in=["a", "b"]
+    ).values_list("match_id", "side", "points_a", "points_b"):
+        sides[(match_id, side)] = (points_a, points_b)
+    challenged = set(
+        Challenge.objects.filter(match__round_id=round_id, state=Challenge.State.OPEN).values_list(
+            "match_id", flat=True
+        )
+    )
+    changed, undetermined = [], 0
+    for match in matches:
+        standing = derive(
+            side_a=sides.get((match.pk, "a")),
+            side_b=sides.get((match.pk, "b")),
+            decision=(match.decided_points_a, match.decided_points_b) if match.has_decision else None,
+            challenged=match.pk in challenged,
+        )
+        undetermined += standing.points_a is None
+        if final:
+            standing = as_final(standing)
+        if (match.status, match.points_a, match.points_b) != (
+            standing.status,
+            standing.points_a,
+            standing.points_b,
+        ):
+            match.status, match.points_a, match.points_b = (
+                standing.status,
+                standing.points_a,
+                standing.points_b,
+            )
+            changed.append(match)
+    Match.objects.bulk_update(changed, ["status", "points_a", "points_b"], batch_size=2000)
+    return undetermined

@@ -1,0 +1,136 @@
+"""The round table's numbers: each hand's points, League points and rank (rules 5.2, 6.1).
+
+Points are two SQL aggregates (a hand is `a` in some matches and `b` in others), so tallying costs the same
+few queries for 5 hands or 1,000. The stored `HandTally` rows are written by a task after changes (coalesced)
+and at finalization; readers use them only when they are current, and compute otherwise.
+"""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F, Sum
+from django.utils import timezone
+
+from submissions.models import Hand
+
+from ..models import HandTally, Match, RoundTally
+from ..outcomes import league_points, shared_ranks
+from .table import MATCH_IN_TABLE, VALID_HAND
+
+
+@dataclass
+class TallyLine:
+    hand: Hand
+    points: int
+    opponents: int
+    league_points: int
+    rank: int = 0
+
+
+def hands_in_table(round_id):
+    """The round's valid hands in entry order, with their players (one query)."""
+    return list(
+        Hand.objects.filter(VALID_HAND, round_id=round_id, number__isnull=False)
+        .select_related("player__profile")
+        .order_by("number")
+    )
+
+
+def points_by_hand(round_id):
+    """{hand id: points} over the matches in the table that have a result (two queries)."""
+    counted = Match.objects.filter(MATCH_IN_TABLE, round_id=round_id, points_a__isnull=False)
+    totals = {}
+    for field, points in (("hand_a_id", "points_a"), ("hand_b_id", "points_b")):
+        for hand_id, total in counted.values_list(field).annotate(total=Sum(points)).order_by():
+            totals[hand_id] = totals.get(hand_id, 0) + total
+    return totals
+
+
+def compute_tally(round_id, hands=None):
+    """Every valid hand's line, ranked by League points (equal League points share a rank), then entry
+    number."""
+    hands = hands if hands is not None else hands_in_table(round_id)
+    totals = points_by_hand(round_id)
+    opponents = max(len(hands) - 1, 0)
+    lines = [
+        TallyLine(hand, totals.get(hand.pk, 0), opponents, league_points(totals.get(hand.pk, 0), opponents))
+        for hand in hands
+    ]
+    lines.sort(key=lambda line: (-line.league_points, line.hand.number))
+    for line, rank in zip(lines, shared_ranks([line.league_points for line in lines]), strict=True):
+        line.rank = rank
+    return lines
+
+
+def stored_tally(round_id, hands):
+    """The stored lines for `hands` (one query), or None when any is missing."""
+    stored = {row.hand_id: row for row in HandTally.objects.filter(round_id=round_id)}
+    if any(hand.pk not in stored for hand in hands):
+        return None
+    lines = [
+        TallyLine(
+            hand,
+            stored[hand.pk].points,
+            stored[hand.pk].opponents,
+            stored[hand.pk].league_points,
+            stored[hand.pk].rank,
+        )
+        for hand in hands
+    ]
+    return sorted(lines, key=lambda line: (line.rank, line.hand.number))
+
+
+def note_results_changed(round_id):
+    """Call inside the transaction that changed a result: the stored tally is stale from its commit on, and a
+    task recomputes it after the commit (bursts of changes coalesce into one run)."""
+    RoundTally.objects.filter(round_id=round_id).update(revision=F("revision") + 1)
+    from ..tasks import schedule_tally  # the task module imports the services
+
+    transaction.on_commit(lambda: schedule_tally(round_id), robust=True)
+
+
+def store_tally(round_id):
+    """Compute and store the round's table; returns False when the stored one was already as new.
+
+    The revision is read before the aggregates: a change committing in between is counted in them but not in
+    the
+    recorded revision, so the result is flagged stale once more — never the other way round."""
+    tally = RoundTally.objects.filter(round_id=round_id).first()
+    if tally is None:
+        return False
+    revision = tally.revision
+    lines = compute_tally(round_id)
+    with transaction.atomic():
+        tally = RoundTally.objects.select_for_update().get(pk=tally.pk)
+        if tally.tallied_revision is not None and tally.tallied_revision >= revision:
+            return False  # a run that started later already stored a newer table
+        write_lines(round_id, lines)
+        tally.tallied_revision, tally.tallied_at = revision, timezone.now()
+        tally.save(update_fields=["tallied_revision", "tallied_at"])
+    return True
+
+
+def write_lines(round_id, lines):
+    HandTally.objects.filter(round_id=round_id).exclude(hand_id__in=[line.hand.pk for line in lines]).delete()
+    HandTally.objects.bulk_create(
+        [
+            HandTally(
+                round_id=round_id,
+                hand_id=line.hand.pk,
+                points=line.points,
+                opponents=line.opponents,
+                league_points=line.league_points,
+                rank=line.rank,
+            )
+            for line in lines
+        ],
+        update_conflicts=True,
+        unique_fields=["hand"],
+        update_fields=["points", "opponents", "league_points", "rank"],
+        batch_size=1000,
+    )
+
+
+def stale_tallies():
+    """Rounds whose stored table is behind their results: the periodic backstop for lost tasks."""
+    return list(RoundTally.objects.exclude(tallied_revision=F("revision")).values_list("round_id", flat=True))

@@ -1,0 +1,281 @@
+"""Pages for results: the round's table (matrix, ranks, the player's row box), a match with its reports and
+challenges, and the moderator's queue with finalization. Nothing here exists before the reveal (404)."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from rounds.models.audit import audit_trail
+from rounds.moderation_views import moderator_required
+from rounds.services.leagues import can_manage_league
+from submissions.selectors import hands_of_round
+
+from . import exports, selectors, services
+from .models import Challenge
+from .outcomes import OUTCOMES
+
+SERVICE_ERRORS = (
+    services.ScoringNotFound,
+    services.ScoringInputError,
+    services.ScoringForbidden,
+    services.ScoringConflict,
+)
+
+
+def _round_or_404(round_id):
+    try:
+        return services.scoring_round(round_id)
+    except services.ScoringNotFound:
+        raise Http404("No such round.") from None
+
+
+def _error_text(error):
+    if isinstance(error, services.ScoringInputError):
+        return " ".join(message for messages_ in error.errors.values() for message in messages_)
+    return str(error)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def results(request, round_id):
+    """The round table; a player may paste their whole row here (POST)."""
+    round_ = _round_or_404(round_id)
+    row_text, row_error = "", ""
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        row_text = request.POST.get("row", "")
+        try:
+            outcome = services.report_row(player=request.user, round_id=round_.pk, row=row_text)
+        except services.ScoringNotFound:
+            raise Http404("No results yet.") from None
+        except SERVICE_ERRORS as error:
+            row_error = _error_text(error)
+        else:
+            count = len(outcome.reports)
+            messages.success(request, f"Your row is reported: {count} match{'es' if count != 1 else ''}.")
+            for sentence in outcome.skipped:
+                messages.info(request, sentence)
+            return redirect("scoring:results", round_.pk)
+    try:
+        table = selectors.results_table(round_, viewer=request.user)
+    except services.ScoringNotFound:
+        raise Http404("The results of this round are not open yet.") from None
+    mine = next((row for row in table.rows if row.mine), None)
+    cards = {hand.pk: hand.current_version.cards for hand in hands_of_round(round_) if hand.current_version}
+    only_mine = request.GET.get("rows") == "mine" and mine is not None
+    context = {
+        "round": round_,
+        "table": table,
+        "rows": [mine] if only_mine else table.rows,
+        "only_mine": only_mine,
+        "my_row": mine,
+        "row_text": row_text or (_row_template(mine, table) if mine else ""),
+        "row_error": row_error,
+        "can_manage": can_manage_league(request.user, round_.league),
+        "outcomes": OUTCOMES,
+        "cards": cards,
+        "results_bbcode": exports.results_bbcode(table, cards),
+    }
+    return render(request, "scoring/results.html", context)
+
+
+def _row_template(row, table):
+    """The player's row as it stands, ready to edit: known cells filled, `?` elsewhere."""
+    cells = [
+        "X" if cell.is_self else ("?" if cell.points is None else str(cell.points)) for cell in row.cells
+    ]
+    return f"{row.number} | {' '.join(cells)} | PT | Points"
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def match_detail(request, match_id):
+    try:
+        match = services.visible_match(match_id)
+    except services.ScoringNotFound:
+        raise Http404("No such match.") from None
+    errors, values = {}, {}
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        action = request.POST.get("action", "")
+        values = request.POST
+        try:
+            done = _match_action(request, match, action)
+        except SERVICE_ERRORS as error:
+            errors[action] = _error_text(error)
+        else:
+            messages.success(request, done)
+            return redirect("scoring:match", match.pk)
+        match = services.visible_match(match_id)
+    history = selectors.match_history(match)
+    side = services.side_of(request.user, match) if request.user.is_authenticated else None
+    cards = selectors.current_cards([match.hand_a_id, match.hand_b_id])
+    my_report = next(
+        (r for r in history["reports"] if r.is_current and r.reporter_id == request.user.pk), None
+    )
+    context = {
+        "match": match,
+        "round": match.round,
+        "history": history,
+        "side": side,
+        "sides": [
+            (match.hand_a, cards.get(match.hand_a_id, []), match.points_a),
+            (match.hand_b, cards.get(match.hand_b_id, []), match.points_b),
+        ],
+        "side_reports": [
+            (f"{match.hand_a.number_label} {match.hand_a.player.username}", history["side_a"]),
+            (f"{match.hand_b.number_label} {match.hand_b.player.username}", history["side_b"]),
+        ],
+        "outcomes": _outcomes_for(side),
+        "moderator_outcomes": _outcomes_for("a"),
+        "my_report": my_report,
+        "my_report_value": f"{my_report.points_a}-{my_report.points_b}" if my_report else "",
+        "can_manage": can_manage_league(request.user, match.round.league),
+        "final": match.round.state == "final",
+        "errors": errors,
+        "values": values,
+        "trail": audit_trail(match) if can_manage_league(request.user, match.round.league) else [],
+    }
+    return render(request, "scoring/match.html", context)
+
+
+def _outcomes_for(side):
+    """The five results as the viewer reads them: their own points first when they play the match."""
+    choices = []
+    for outcome in OUTCOMES:
+        points_a, points_b = (
+            (outcome.opponent_points, outcome.points)
+            if side == "b"
+            else (outcome.points, outcome.opponent_points)
+        )
+        choices.append({"outcome": outcome, "value": f"{points_a}-{points_b}"})
+    return choices
+
+
+def _points(request, prefix=""):
+    value = request.POST.get(f"{prefix}result", "")
+    points_a, _, points_b = value.partition("-")
+    if not value:
+        raise services.ScoringInputError({"result": ["Choose a result."]})
+    return points_a, points_b
+
+
+def _match_action(request, match, action):
+    user = request.user
+    if action == "report":
+        points_a, points_b = _points(request)
+        services.report_match(
+            reporter=user,
+            match_id=match.pk,
+            points_a=points_a,
+            points_b=points_b,
+            comment=request.POST.get("comment", ""),
+        )
+        return (
+            "Your result is saved."
+            if services.side_of(user, match) != "other"
+            else "Your verification is saved."
+        )
+    if action == "challenge":
+        services.challenge_match(challenger=user, match_id=match.pk, reason=request.POST.get("reason", ""))
+        return "Your challenge is with the moderator; everyone in the match is told."
+    if action == "set":
+        points_a, points_b = _points(request)
+        services.set_result(
+            actor=user,
+            match_id=match.pk,
+            points_a=points_a,
+            points_b=points_b,
+            note=request.POST.get("note", ""),
+        )
+        return "The result is set."
+    if action == "resolve":
+        decision = request.POST.get("decision", "")
+        points_a, points_b = _points(request) if decision == "upheld" else (None, None)
+        services.resolve_challenge(
+            actor=user,
+            challenge_id=_challenge_id(request, match),
+            decision=decision,
+            points_a=points_a,
+            points_b=points_b,
+            note=request.POST.get("note", ""),
+        )
+        return f"The challenge is {decision}."
+    raise services.ScoringInputError({"action": ["Unknown action."]})
+
+
+def _challenge_id(request, match):
+    try:
+        challenge_id = int(request.POST.get("challenge", ""))
+    except ValueError:
+        raise services.ScoringInputError({"challenge": ["Which challenge?"]}) from None
+    if not Challenge.objects.filter(pk=challenge_id, match=match).exists():
+        raise services.ScoringNotFound("No such challenge on this match.")
+    return challenge_id
+
+
+@moderator_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def moderate_results(request, round_id):
+    """The moderator's queue (disputes, challenges, unreported), finalization, reopening and bonus points."""
+    round_ = _round_or_404(round_id)
+    if not can_manage_league(request.user, round_.league):
+        raise Http404("No such round.")
+    errors, values = {}, {}
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        values = request.POST
+        try:
+            done = _round_action(request, round_, action)
+        except SERVICE_ERRORS as error:
+            errors[action] = _error_text(error)
+            errors["items"] = getattr(error, "items", [])
+        else:
+            messages.success(request, done)
+            return redirect("scoring:moderate", round_.pk)
+        round_ = _round_or_404(round_id)
+    try:
+        table = selectors.results_table(round_, viewer=request.user)
+    except services.ScoringNotFound:
+        raise Http404("The results of this round are not open yet.") from None
+    context = {
+        "round": round_,
+        "table": table,
+        "queue": selectors.moderator_queue(round_.pk),
+        "open_items": services.open_items(round_.pk).described(),
+        "bonus_awards": round_.bonus_awards.select_related("player", "awarded_by"),
+        "errors": errors,
+        "values": values,
+        "trail": [
+            entry
+            for entry in audit_trail(round_)
+            if entry.action.startswith(("round.final", "round.reop", "round.bonus", "round.table"))
+        ],
+    }
+    return render(request, "scoring/moderate.html", context)
+
+
+def _round_action(request, round_, action):
+    user = request.user
+    if action == "finalize":
+        services.finalize_round(actor=user, round_id=round_.pk, force=request.POST.get("force") == "on")
+        return f"Round {round_.code} is final: the table is frozen and published."
+    if action == "reopen":
+        services.reopen_round(actor=user, round_id=round_.pk, reason=request.POST.get("reason", ""))
+        return f"Round {round_.code} is reopened: results can change again."
+    if action == "bonus":
+        award = services.award_bonus(
+            actor=user,
+            round_id=round_.pk,
+            player_username=request.POST.get("player", ""),
+            points=request.POST.get("points", ""),
+            reason=request.POST.get("reason", ""),
+        )
+        return f"{award.points:+d} League points for {award.player.username}."
+    raise services.ScoringInputError({"action": ["Unknown action."]})

@@ -1,0 +1,112 @@
+"""Races on PostgreSQL: both players reporting at once, reports against finalization, concurrent table builds
+and tallies. Row locks (round shared, match exclusive; finalization takes the round exclusively) keep every
+outcome consistent."""
+
+import pytest
+from django.db import connection
+from django.db.models import F
+
+from rounds.models import Round, RoundState
+from scoring import services
+from scoring.models import Match, MatchReport, RoundTally
+from tests.rounds.test_round_races import on_postgres, run_together  # noqa: F401  (fixture)
+
+from .conftest import match_between
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_both_players_report_at_once_and_the_status_sees_both(on_postgres, revealed_round):  # noqa: F811
+    for attempt in range(5):
+        round_, players = revealed_round(2)
+        match = match_between(round_, 1, 2)
+        agree = attempt % 2 == 0
+        results = run_together(
+            [
+                lambda players=players, match=match: services.report_match(
+                    reporter=players[0], match_id=match.pk, points_a=6, points_b=0
+                ),
+                lambda players=players, match=match, agree=agree: services.report_match(
+                    reporter=players[1],
+                    match_id=match.pk,
+                    points_a=6 if agree else 4,
+                    points_b=0 if agree else 1,
+                ),
+            ]
+        )
+        assert all(isinstance(result, MatchReport) for result in results), results
+        match.refresh_from_db()
+        # Whoever committed second saw the first's report: never a lost "reported" status.
+        assert match.status == ("agreed" if agree else "disputed")
+        assert MatchReport.objects.filter(match=match, is_current=True).count() == 2
+
+
+def test_many_rows_at_once_lose_nothing(on_postgres, revealed_round):  # noqa: F811
+    round_, players = revealed_round(6)
+    rows = [
+        "1 | X 6 6 6 6 6",
+        "2 | 0 X 6 6 6 6",
+        "3 | 0 0 X 6 6 6",
+        "4 | 0 0 0 X 6 6",
+        "5 | 0 0 0 0 X 6",
+        "6 | 0 0 0 0 0 X",
+    ]
+    results = run_together(
+        [
+            (lambda player=player, row=row: services.report_row(player=player, round_id=round_.pk, row=row))
+            for player, row in zip(players, rows, strict=True)
+        ]
+    )
+    assert all(isinstance(result, services.RowReport) for result in results), results
+    statuses = set(Match.objects.filter(round=round_).values_list("status", flat=True))
+    assert statuses == {"agreed"}
+    lines = {line.hand.number: line.points for line in services.compute_tally(round_.pk)}
+    assert lines == {1: 30, 2: 24, 3: 18, 4: 12, 5: 6, 6: 0}
+
+
+def test_reports_racing_finalization_are_either_in_or_refused(on_postgres, revealed_round, moderator):  # noqa: F811
+    round_, players = revealed_round(4)
+    matches = [match_between(round_, 1, n) for n in (2, 3, 4)]
+
+    def report(match):
+        return lambda: services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+
+    jobs = [report(match) for match in matches] + [
+        lambda: services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+    ]
+    results = run_together(jobs)
+    assert isinstance(results[-1], Round), results
+    for match, result in zip(matches, results[:3], strict=True):
+        match.refresh_from_db()
+        if isinstance(result, MatchReport):
+            assert (match.points_a, match.status) == (6, "final")  # committed before: finalized with it
+        else:
+            assert isinstance(result, services.ScoringConflict), result
+            assert (match.points_a, match.status) == (0, "final")  # refused after: 6.3b zero
+    round_.refresh_from_db()
+    assert round_.state == RoundState.FINAL
+    tally = RoundTally.objects.get(round=round_)
+    assert tally.is_current
+
+
+def test_concurrent_table_builds_create_each_pair_once(on_postgres, revealed_round):  # noqa: F811
+    round_, _ = revealed_round(12, build=False)
+    results = run_together([lambda: services.build_match_table(round_.pk) for _ in range(6)])
+    assert all(isinstance(result, RoundTally) for result in results), results
+    assert Match.objects.filter(round=round_).count() == 66
+    assert RoundTally.objects.filter(round=round_).count() == 1
+    assert connection.vendor == "postgresql"
+
+
+def test_concurrent_tallies_store_the_newest(on_postgres, revealed_round):  # noqa: F811
+    round_, players = revealed_round(5)
+    services.report_row(player=players[0], round_id=round_.pk, row="1 | X 6 6 6 6")
+    RoundTally.objects.filter(round=round_).update(
+        revision=F("revision") + 1
+    )  # stale, as if the task was lost
+    results = run_together([lambda: services.store_tally(round_.pk) for _ in range(4)])
+    assert results.count(True) >= 1 and all(result in (True, False) for result in results), results
+    tally = RoundTally.objects.get(round=round_)
+    assert tally.is_current
+    stored = services.stored_tally(round_.pk, services.hands_in_table(round_.pk))
+    assert stored[0].points == 24
