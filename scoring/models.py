@@ -40,8 +40,12 @@ class MatchStatus(models.TextChoices):
 class Match(models.Model):
     """One theoretical match between two hands of a round; `a` is the lower entry number (API.md)."""
 
-    round = models.ForeignKey("rounds.Round", on_delete=models.CASCADE, related_name="matches")
-    hand_a = models.ForeignKey("submissions.Hand", on_delete=models.CASCADE, related_name="+")
+    # No single-column indexes on round and hand_a: the (round, status) index and the unique pair cover them,
+    # and every index costs time when a 1,000-hand round inserts its 499,500 matches.
+    round = models.ForeignKey(
+        "rounds.Round", on_delete=models.CASCADE, related_name="matches", db_index=False
+    )
+    hand_a = models.ForeignKey("submissions.Hand", on_delete=models.CASCADE, related_name="+", db_index=False)
     hand_b = models.ForeignKey("submissions.Hand", on_delete=models.CASCADE, related_name="+")
     points_a = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The result as it stands.")
     points_b = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -11,11 +11,11 @@ from django.db import transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
-from submissions.models import Hand
+from submissions.models import Hand, HandStatus
 
 from ..models import HandTally, Match, RoundTally
 from ..outcomes import league_points, shared_ranks
-from .table import MATCH_IN_TABLE, VALID_HAND
+from .table import VALID_HAND
 
 
 @dataclass
@@ -37,8 +37,15 @@ def hands_in_table(round_id):
 
 
 def points_by_hand(round_id):
-    """{hand id: points} over the matches in the table that have a result (two queries)."""
-    counted = Match.objects.filter(MATCH_IN_TABLE, round_id=round_id, points_a__isnull=False)
+    """{hand id: points} over the matches in the table that have a result (three queries). Disqualified hands
+    are excluded by id rather than by joining every match to its hands: a round rarely has any, and the joins
+    doubled the cost of the aggregates (bench/tally.py)."""
+    disqualified = list(
+        Hand.objects.filter(round_id=round_id, status=HandStatus.DISQUALIFIED).values_list("pk", flat=True)
+    )
+    counted = Match.objects.filter(round_id=round_id, points_a__isnull=False)
+    if disqualified:
+        counted = counted.exclude(hand_a_id__in=disqualified).exclude(hand_b_id__in=disqualified)
     totals = {}
     for field, points in (("hand_a_id", "points_a"), ("hand_b_id", "points_b")):
         for hand_id, total in counted.values_list(field).annotate(total=Sum(points)).order_by():
@@ -111,7 +118,8 @@ def store_tally(round_id):
 
 
 def write_lines(round_id, lines):
-    HandTally.objects.filter(round_id=round_id).exclude(hand_id__in=[line.hand.pk for line in lines]).delete()
+    # A hand leaves the table only by disqualification: drop its stored line.
+    HandTally.objects.filter(round_id=round_id, hand__status=HandStatus.DISQUALIFIED).delete()
     HandTally.objects.bulk_create(
         [
             HandTally(

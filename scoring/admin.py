@@ -1,0 +1,53 @@
+"""Read-only views of results for administrators: changes go through the pages and the API, which audit
+them."""
+
+from django.contrib import admin
+
+from .models import BonusAward, Challenge, Match, MatchReport
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ["id", "round", "hand_a", "hand_b", "points_a", "points_b", "status", "updated_at"]
+    list_filter = ["status"]
+    list_select_related = ["round__league"]
+
+
+@admin.register(MatchReport)
+class MatchReportAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "match",
+        "reporter",
+        "side",
+        "points_a",
+        "points_b",
+        "version",
+        "is_current",
+        "created_at",
+    ]
+    list_select_related = ["reporter"]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin):
+    list_display = ["id", "match", "challenger", "state", "created_at", "resolved_at"]
+    list_filter = ["state"]
+    list_select_related = ["challenger"]
+
+
+@admin.register(BonusAward)
+class BonusAwardAdmin(ReadOnlyAdmin):
+    list_display = ["id", "round", "player", "points", "reason", "awarded_by", "created_at"]
+    list_select_related = ["round__league", "player", "awarded_by"]
