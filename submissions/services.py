@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -123,14 +124,45 @@ def judge(round_, cards):
     return check_hand(cards, rules_for_round(round_, accepted_cards=accepted))
 
 
-def _lock_round_shared(round_id):
+def _lock_round_shared(round_id, previewer=None):
     """The round row under a shared lock: submissions to one round run side by side, while the operations that
-    move its deadline or reveal it (FOR UPDATE) wait for them, and they for those. None if no such round."""
+    move its deadline or reveal it (FOR UPDATE) wait for them, and they for those. None if no such round.
+
+    With `previewer`, the same query also tells (as `round_.previewed`) whether that user saw the round's hands
+    as its moderator before the deadline (HandsPreview), which bars them from playing in it."""
     if connection.vendor == "postgresql":
         table = Round._meta.db_table
-        found = list(Round.objects.raw(f'SELECT * FROM "{table}" WHERE "id" = %s FOR SHARE', [round_id]))  # noqa: S608
+        if previewer is None:
+            sql, params = f'SELECT * FROM "{table}" WHERE "id" = %s FOR SHARE', [round_id]  # noqa: S608
+        else:
+            previews = HandsPreview._meta.db_table
+            sql = (
+                f'SELECT r.*, EXISTS (SELECT 1 FROM "{previews}" p WHERE p."round_id" = r."id" '  # noqa: S608
+                f'AND p."moderator_id" = %s) AS "previewed" FROM "{table}" r WHERE r."id" = %s FOR SHARE OF r'
+            )
+            params = [previewer.pk, round_id]
+        found = list(Round.objects.raw(sql, params))
         return found[0] if found else None
-    return Round.objects.select_for_update().filter(pk=round_id).first()  # SQLite locks the whole file anyway
+    rounds = Round.objects.select_for_update().filter(pk=round_id)  # SQLite locks the whole file anyway
+    if previewer is not None:
+        rounds = rounds.annotate(
+            previewed=Exists(HandsPreview.objects.filter(round=OuterRef("pk"), moderator=previewer))
+        )
+    return rounds.first()
+
+
+def _lower_current_version(hand):
+    """Mark the hand's current version as no longer current and return it (None if it has none), in one
+    statement. Call it with the hand row locked: the UPDATE reads the latest committed versions, so a version
+    another tab of the same player stored while this request waited for the lock is the one lowered."""
+    table = HandVersion._meta.db_table
+    found = list(
+        HandVersion.objects.raw(
+            f'UPDATE "{table}" SET "is_current" = %s WHERE "hand_id" = %s AND "is_current" RETURNING *',  # noqa: S608
+            [False, hand.pk],
+        )
+    )
+    return found[0] if found else None
 
 
 def _lock_own_hand(round_, player):
@@ -164,13 +196,13 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
     name = _clean_name(name)
     cards = _clean_cards(cards)
     with transaction.atomic():
-        round_ = _lock_round_shared(round_id)
+        round_ = _lock_round_shared(round_id, previewer=player)
         if round_ is None or round_.state == RoundState.DRAFT:
             raise HandNotFound("No such round.")
         moment = now or timezone.now()
         if not round_.accepts_hands_at(moment):
             raise HandConflict(deadline_passed_message(round_))
-        if HandsPreview.objects.filter(round=round_, moderator=player).exists():
+        if round_.previewed:
             raise HandConflict(
                 "You have seen the other hands of this round as its moderator, so you cannot play in it "
                 "(a moderator who plays may not see the other hands before the deadline)."
@@ -181,8 +213,11 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
         names = verdict.names
         hand, created = _lock_own_hand(round_, player)
         hand.player = player  # already loaded: callers read the username without another query
-        previous = None if created else HandVersion.objects.filter(hand=hand, is_current=True).first()
+        previous = None if created else _lower_current_version(hand)
         if previous is not None and previous.cards == names and previous.name == name:
+            # The same hand again (rare): it stays the current version, and nothing else is written.
+            HandVersion.objects.filter(pk=previous.pk).update(is_current=True)
+            previous.is_current = True
             return Submission(hand=hand, version=previous, created=False, changed=False)
         attested = list(attested if attested is not None else attestations_for(round_))
         version = _new_version(hand, round_, player, name, names, attested, moment, previous, by=player)
@@ -207,9 +242,8 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
 
 
 def _new_version(hand, round_, player, name, cards, attested, moment, previous, *, by):
-    if previous is not None:
-        # Lower the old one first: the partial unique index allows one current version at any instant.
-        HandVersion.objects.filter(pk=previous.pk).update(is_current=False)
+    """The hand's next version, made current. `previous` must already be lowered (_lower_current_version):
+    the partial unique index allows one current version at any instant."""
     number = (previous.number if previous else 0) + 1
     if previous is None and hand.pk:
         last = (
@@ -369,7 +403,7 @@ def _apply_review(hand, round_, actor, action, message, cards, name, moment):
     verdict = judge(round_, cards)
     if not verdict.legal:
         raise IllegalHand(verdict)
-    previous = HandVersion.objects.filter(hand=hand, is_current=True).first()
+    previous = _lower_current_version(hand)
     version = _new_version(
         hand, round_, hand.player, hand.name, verdict.names, [], moment, previous, by=actor
     )
