@@ -1,6 +1,7 @@
 """Benchmark of hand submission under concurrency, against a trivial page on the same server.
 
     .venv/bin/python bench/submit.py [--clients 50] [--seconds 30] [--workers 3] [--threads 4]
+                                     [--worker-class gthread|sync]
 
 Needs PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/phm_bench_submit (created if missing).
 Starts gunicorn on 127.0.0.1 (only), makes one open 5-card round and one player per client, then for
@@ -79,7 +80,8 @@ def set_up(clients):
     run = secrets.token_hex(3)
     moderator = accounts.register_player(username=f"benchmod-{run}", password=secrets.token_hex(16))
     accounts.make_moderator(moderator)
-    league = leagues.create_league(actor=moderator, name=f"Bench {run}")
+    # No digits at the end: a name ending in a number claims that league number, and runs would collide.
+    league = leagues.create_league(actor=moderator, name=f"Bench {run} league")
     now = timezone.now()
     round_ = leagues.create_round(
         actor=moderator, league=league, now=now, open_now=True, title="Bench", hand_size=5,
@@ -100,7 +102,7 @@ def free_port():
 
 def start_server(port, args, env):
     command = [
-        str(ROOT / ".venv/bin/gunicorn"), "phm.wsgi", "-b", f"{HOST}:{port}", "-k", "gthread",
+        str(ROOT / ".venv/bin/gunicorn"), "phm.wsgi", "-b", f"{HOST}:{port}", "-k", args.worker_class,
         "-w", str(args.workers), "--threads", str(args.threads), "--log-level", "warning",
     ]  # fmt: skip
     # Our own gunicorn with fixed arguments: nothing untrusted reaches the command line.
@@ -188,6 +190,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
     args = parser.parse_args()
 
     database_url = os.environ.get("DATABASE_URL") or DEFAULT_DB
@@ -211,7 +214,7 @@ def main():
     round_id, tokens = set_up(args.clients)
     port = free_port()
     print(
-        f"gunicorn gthread {args.workers} workers x {args.threads} threads on {HOST}:{port}, "
+        f"gunicorn {args.worker_class} {args.workers} workers x {args.threads} threads on {HOST}:{port}, "
         f"{args.clients} clients, {args.seconds:.0f} s per phase, PostgreSQL"
     )
     server = start_server(port, args, env)

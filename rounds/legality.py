@@ -2,7 +2,8 @@
 
 `check_hand` is the only place the rules of hand construction are decided (rules 3.2, 3.3, 7.3, 7.4 and the
 round's hand size); forms, the API, review pages and `manage.py check_hand` all call it. It costs at most
-four queries whatever the hand: banned lists, cards, printings (only with allowed sets) and the format check.
+four queries whatever the hand: banned lists, cards, printings (only with allowed sets) and the format check;
+the cards' rows are remembered with the catalog index, so the cards query is usually skipped.
 A round is judged by `rules_for_round`, against the banned lists as they were when it opened (rule 2.1a).
 """
 
@@ -169,6 +170,26 @@ def _unknown_problem(verdict, as_of):
     return Problem("unknown_card", f"“{typed}” is {where}.{hint}")
 
 
+# Per process, at most this many cards' legality rows are kept (the whole catalog would be ~30k).
+CARD_MEMO_LIMIT = 4096
+
+
+def _catalog_cards(card_ids, index):
+    """The Card rows legality needs, by id: from a memo kept with the index, one query for the missing ones.
+
+    The catalog changes only through `import_cards`, which records a new revision and so makes every process
+    build a new index (with an empty memo): the rows are exactly as fresh as the name resolution itself."""
+    memo = index.legality_rows
+    missing = [card_id for card_id in card_ids if card_id not in memo]
+    if missing:
+        if len(memo) + len(missing) > CARD_MEMO_LIMIT:
+            memo.clear()
+        memo.update(
+            Card.objects.only("id", "name", "slug", "legalities", "type_line", "mana_value").in_bulk(missing)
+        )
+    return {card_id: memo[card_id] for card_id in card_ids if card_id in memo}
+
+
 def check_hand(card_inputs, rules=None):
     """Judge a list of typed card names under `rules`; every problem is reported, none stops the others."""
     rules = rules or HandRules()
@@ -179,7 +200,7 @@ def check_hand(card_inputs, rules=None):
         for position, text in enumerate(card_inputs)
     ]
     card_ids = {verdict.resolution.card.id for verdict in verdicts if verdict.resolution.resolved}
-    cards = Card.objects.only("id", "name", "slug", "legalities", "type_line", "mana_value").in_bulk(card_ids)
+    cards = _catalog_cards(card_ids, index)
     printed_in_allowed = set()
     if rules.allowed_sets is not None and card_ids:
         allowed = {code.upper() for code in rules.allowed_sets}

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef, sql
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -18,7 +19,7 @@ from django.utils import timezone
 from rounds.catalog.resolve import resolve_name
 from rounds.legality import check_hand, rules_for_round
 from rounds.models import Round, RoundState
-from rounds.models.audit import log_action
+from rounds.models.audit import audit_entry, log_action
 
 from . import commitments, selectors, signals
 from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
@@ -123,14 +124,45 @@ def judge(round_, cards):
     return check_hand(cards, rules_for_round(round_, accepted_cards=accepted))
 
 
-def _lock_round_shared(round_id):
+def _lock_round_shared(round_id, previewer=None):
     """The round row under a shared lock: submissions to one round run side by side, while the operations that
-    move its deadline or reveal it (FOR UPDATE) wait for them, and they for those. None if no such round."""
+    move its deadline or reveal it (FOR UPDATE) wait for them, and they for those. None if no such round.
+
+    With `previewer`, the same query also tells (as `round_.previewed`) whether that user saw the round's
+    hands as its moderator before the deadline (HandsPreview), which bars them from playing in it."""
     if connection.vendor == "postgresql":
         table = Round._meta.db_table
-        found = list(Round.objects.raw(f'SELECT * FROM "{table}" WHERE "id" = %s FOR SHARE', [round_id]))  # noqa: S608
+        if previewer is None:
+            sql, params = f'SELECT * FROM "{table}" WHERE "id" = %s FOR SHARE', [round_id]  # noqa: S608
+        else:
+            previews = HandsPreview._meta.db_table
+            sql = (
+                f'SELECT r.*, EXISTS (SELECT 1 FROM "{previews}" p WHERE p."round_id" = r."id" '  # noqa: S608
+                f'AND p."moderator_id" = %s) AS "previewed" FROM "{table}" r WHERE r."id" = %s FOR SHARE OF r'
+            )
+            params = [previewer.pk, round_id]
+        found = list(Round.objects.raw(sql, params))
         return found[0] if found else None
-    return Round.objects.select_for_update().filter(pk=round_id).first()  # SQLite locks the whole file anyway
+    rounds = Round.objects.select_for_update().filter(pk=round_id)  # SQLite locks the whole file anyway
+    if previewer is not None:
+        rounds = rounds.annotate(
+            previewed=Exists(HandsPreview.objects.filter(round=OuterRef("pk"), moderator=previewer))
+        )
+    return rounds.first()
+
+
+def _lower_current_version(hand):
+    """Mark the hand's current version as no longer current and return it (None if it has none), in one
+    statement. Call it with the hand row locked: the UPDATE reads the latest committed versions, so a version
+    another tab of the same player stored while this request waited for the lock is the one lowered."""
+    table = HandVersion._meta.db_table
+    found = list(
+        HandVersion.objects.raw(
+            f'UPDATE "{table}" SET "is_current" = %s WHERE "hand_id" = %s AND "is_current" RETURNING *',  # noqa: S608
+            [False, hand.pk],
+        )
+    )
+    return found[0] if found else None
 
 
 def _lock_own_hand(round_, player):
@@ -164,13 +196,13 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
     name = _clean_name(name)
     cards = _clean_cards(cards)
     with transaction.atomic():
-        round_ = _lock_round_shared(round_id)
+        round_ = _lock_round_shared(round_id, previewer=player)
         if round_ is None or round_.state == RoundState.DRAFT:
             raise HandNotFound("No such round.")
         moment = now or timezone.now()
         if not round_.accepts_hands_at(moment):
             raise HandConflict(deadline_passed_message(round_))
-        if HandsPreview.objects.filter(round=round_, moderator=player).exists():
+        if round_.previewed:
             raise HandConflict(
                 "You have seen the other hands of this round as its moderator, so you cannot play in it "
                 "(a moderator who plays may not see the other hands before the deadline)."
@@ -181,18 +213,22 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
         names = verdict.names
         hand, created = _lock_own_hand(round_, player)
         hand.player = player  # already loaded: callers read the username without another query
-        previous = None if created else HandVersion.objects.filter(hand=hand, is_current=True).first()
+        previous = None if created else _lower_current_version(hand)
         if previous is not None and previous.cards == names and previous.name == name:
+            # The same hand again (rare): it stays the current version, and nothing else is written.
+            HandVersion.objects.filter(pk=previous.pk).update(is_current=True)
+            previous.is_current = True
             return Submission(hand=hand, version=previous, created=False, changed=False)
         attested = list(attested if attested is not None else attestations_for(round_))
-        version = _new_version(hand, round_, player, name, names, attested, moment, previous, by=player)
+        version = _new_version(
+            hand, round_, player, name, names, attested, moment, previous, by=player, save=False
+        )
         before = {"flagged": hand.flagged, "name": hand.name}
         unflagged = hand.flagged
         hand.name = name
         hand.flagged = False  # changed after a warning (4.2a): the moderator looks again and may flag again
-        hand.save(update_fields=["name", "flagged", "updated_at"])
         # The audit names the version and its commitment, never the cards: moderators who play read it too.
-        log_action(
+        entry = audit_entry(
             hand,
             "hand.submitted" if created else "hand.changed",
             actor=player,
@@ -200,16 +236,58 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
             after={"version": version.number, "commitment": version.commitment, "flagged": False},
             note="The change lifted the moderator's flag." if unflagged else "",
         )
+        _save_submission(hand, version, entry)
         if player.email:
             version_id = version.pk
             transaction.on_commit(lambda: send_receipt(version_id), robust=True)
     return Submission(hand=hand, version=version, created=created, changed=True)
 
 
-def _new_version(hand, round_, player, name, cards, attested, moment, previous, *, by):
-    if previous is not None:
-        # Lower the old one first: the partial unique index allows one current version at any instant.
-        HandVersion.objects.filter(pk=previous.pk).update(is_current=False)
+def _save_submission(hand, version, entry):
+    """Write a submission: the hand's new name and flag, its new version and the audit entry.
+
+    On PostgreSQL in one statement (two data-modifying CTEs and the version's INSERT), with the SQL and values
+    Django's own compilers produce for `hand.save(update_fields=…)`, `version.save()` and `entry.save()`;
+    elsewhere by those three calls. The three rows are independent of each other (the old version was lowered
+    before), so their order inside the statement does not matter."""
+    if connection.vendor != "postgresql":
+        hand.save(update_fields=["name", "flagged", "updated_at"])
+        version.save(force_insert=True)
+        entry.save(force_insert=True)
+        return
+    hand.updated_at = timezone.now()  # what auto_now does on save()
+    update = sql.UpdateQuery(Hand)
+    update.add_update_values({"name": hand.name, "flagged": hand.flagged, "updated_at": hand.updated_at})
+    update.add_filter("pk", hand.pk)
+    update_sql, update_params = update.get_compiler(connection=connection).as_sql()
+    audit_sql, audit_params = _insert_sql(entry)
+    version_sql, version_params = _insert_sql(version, returning=True)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'WITH "hand_update" AS ({update_sql}), "audit_insert" AS ({audit_sql}) {version_sql}',
+            [*update_params, *audit_params, *version_params],
+        )
+        version.pk = cursor.fetchone()[0]
+    for saved in (version, entry):
+        saved._state.adding = False
+        saved._state.db = connection.alias
+
+
+def _insert_sql(obj, returning=False):
+    """The INSERT (SQL, params) that obj.save() would run for a new row, RETURNING its id if asked."""
+    fields = [field for field in obj._meta.local_concrete_fields if not field.primary_key]
+    query = sql.InsertQuery(type(obj))
+    query.insert_values(fields, [obj])
+    compiler = query.get_compiler(connection=connection)
+    compiler.returning_fields = [obj._meta.pk] if returning else None
+    [(text, params)] = compiler.as_sql()
+    return text, params
+
+
+def _new_version(hand, round_, player, name, cards, attested, moment, previous, *, by, save=True):
+    """The hand's next version, made current. `previous` must already be lowered (_lower_current_version):
+    the partial unique index allows one current version at any instant. With save=False the version is
+    returned unsaved, for _save_submission."""
     number = (previous.number if previous else 0) + 1
     if previous is None and hand.pk:
         last = (
@@ -225,7 +303,7 @@ def _new_version(hand, round_, player, name, cards, attested, moment, previous, 
         cards=cards,
         nonce=nonce,
     )
-    return HandVersion.objects.create(
+    version = HandVersion(
         hand=hand,
         number=number,
         name=name,
@@ -238,6 +316,9 @@ def _new_version(hand, round_, player, name, cards, attested, moment, previous, 
         submitted_at=moment,
         is_current=True,
     )
+    if save:
+        version.save(force_insert=True)
+    return version
 
 
 # Mail -------------------------------------------------------------------------------------------------------
@@ -374,7 +455,7 @@ def _apply_review(hand, round_, actor, action, message, cards, name, moment):
     verdict = judge(round_, cards)
     if not verdict.legal:
         raise IllegalHand(verdict)
-    previous = HandVersion.objects.filter(hand=hand, is_current=True).first()
+    previous = _lower_current_version(hand)
     version = _new_version(
         hand, round_, hand.player, hand.name, verdict.names, [], moment, previous, by=actor
     )

@@ -96,6 +96,8 @@ class CatalogIndex:
     def __init__(self, cards, faces, revision, as_of):
         self.revision = revision
         self.as_of = as_of
+        # Card rows (id → Card) that rounds.legality fetched for this revision of the catalog.
+        self.legality_rows = {}
         self.cards = []
         self.exact = {}
         ranked = {}  # normalised key → (rank, card position): the best claim on a key wins

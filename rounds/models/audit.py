@@ -76,9 +76,9 @@ ACTION_LABELS = {
 }
 
 
-def log_action(subject, action, *, actor=None, before=None, after=None, note=""):
-    """Record one change of `subject`; call it inside the transaction that makes the change."""
-    return AuditEntry.objects.create(
+def audit_entry(subject, action, *, actor=None, before=None, after=None, note=""):
+    """The (unsaved) entry recording one change of `subject`: for callers that write it with other rows."""
+    return AuditEntry(
         content_type=ContentType.objects.get_for_model(subject, for_concrete_model=False),
         object_id=subject.pk,
         action=action,
@@ -87,6 +87,13 @@ def log_action(subject, action, *, actor=None, before=None, after=None, note="")
         after=after or {},
         note=note,
     )
+
+
+def log_action(subject, action, *, actor=None, before=None, after=None, note=""):
+    """Record one change of `subject`; call it inside the transaction that makes the change."""
+    entry = audit_entry(subject, action, actor=actor, before=before, after=after, note=note)
+    entry.save(force_insert=True)
+    return entry
 
 
 def audit_trail(subject):
