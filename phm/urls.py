@@ -24,6 +24,8 @@ urlpatterns = [
     # action named "hands".
     path("", include("submissions.urls")),
     path("", include("scoring.urls")),
+    path("", include("scoring.player_urls")),
+    path("", include("scoring.archive_urls")),
     path("", include("rounds.urls")),
 ]
 

@@ -3,6 +3,8 @@
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 
+from scoring.metagame import card_metagame
+
 from . import services
 from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
 from .catalog.sources import CORE_FORMATS
@@ -68,6 +70,7 @@ def card_detail(request, slug):
             "legalities": legalities,
             "printings": list(card.printings.all()),
             "catalog": services.latest_catalog_version(),
+            "metagame": card_metagame(card.name),
         },
     )
 

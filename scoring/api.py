@@ -12,10 +12,12 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from rounds.models import League
 from submissions.selectors import hands_of_round
 
 from . import exports, selectors, services
 from .outcomes import POINTS_VALUES
+from .standings import league_standings
 
 SERVICE_ERRORS = (
     services.ScoringNotFound,
@@ -132,6 +134,22 @@ class BonusSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField(source="player.username")
+    player_name = serializers.CharField(source="name")
+    league_points = serializers.IntegerField(help_text="The total, bonus included.")
+    bonus_points = serializers.IntegerField()
+    rounds = serializers.SerializerMethodField(help_text="Round id -> League points (0: not played).")
+    played = serializers.SerializerMethodField()
+
+    def get_rounds(self, row) -> dict[str, int]:
+        return {str(round_id): points for round_id, points in row.rounds.items()}
+
+    def get_played(self, row) -> list[int]:
+        return sorted(row.played)
+
+
 class TableRowSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     player = serializers.CharField(source="hand.player.username")
@@ -143,7 +161,7 @@ class TableRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
 
     def get_cells(self, row) -> dict[str, int | None]:
-        return {str(cell.column): cell.points for cell in row.cells if not cell.is_self}
+        return row.points_by_opponent
 
 
 # Views
@@ -258,7 +276,7 @@ class RoundFinalizeView(APIView):
         incoming.is_valid(raise_exception=True)
         try:
             round_ = services.finalize_round(actor=request.user, round_id=round_id, **incoming.validated_data)
-            table = selectors.results_table(round_, viewer=request.user)
+            table = selectors.results_table(round_, viewer=request.user, cells=False)
         except SERVICE_ERRORS as error:
             return _answer(error)
         return Response(TableRowSerializer(table.by_rank, many=True).data)
@@ -284,7 +302,7 @@ class RoundTableView(APIView):
     def get(self, request, round_id):
         round_ = _round(round_id)
         try:
-            table = selectors.results_table(round_, viewer=request.user)
+            table = selectors.results_table(round_, viewer=request.user, cells=False)
         except SERVICE_ERRORS as error:
             return _answer(error)
         return Response(TableRowSerializer(table.by_rank, many=True).data)
@@ -309,6 +327,15 @@ class RoundBonusView(APIView):
         except SERVICE_ERRORS as error:
             return _answer(error)
         return Response(BonusSerializer(award).data, status=status.HTTP_201_CREATED)
+
+
+class LeagueStandingsView(APIView):
+    @extend_schema(responses=StandingSerializer(many=True))
+    def get(self, request, league_id):
+        league = League.objects.filter(pk=league_id).first()
+        if league is None:
+            raise NotFound("No such league.")
+        return Response(StandingSerializer(league_standings(league).rows, many=True).data)
 
 
 class RoundExportView(APIView):

@@ -21,6 +21,9 @@ urlpatterns = [
         {"kind": "csv"},
         name="api-round-export-csv",
     ),
+    path(
+        "leagues/<int:league_id>/standings/", api.LeagueStandingsView.as_view(), name="api-league-standings"
+    ),
     path("matches/<int:match_id>/reports/", api.MatchReportsView.as_view(), name="api-match-reports"),
     path(
         "matches/<int:match_id>/challenges/", api.MatchChallengesView.as_view(), name="api-match-challenges"

@@ -10,7 +10,7 @@ from submissions.bbcode import hand_heading
 from .forum_rows import format_table, row_for_hand
 
 
-def _ordinal(rank):
+def ordinal(rank):
     suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
     return f"{rank}{suffix}"
 
@@ -40,7 +40,7 @@ def results_bbcode(table, cards_by_hand):
     blocks.append(f"[code]\n{format_table(forum_rows(table))}\n[/code]")
     for row in table.by_rank:
         lines = [
-            f"[b]{_ordinal(row.rank)}[/b] {hand_heading(row.hand)} — {row.points} points, "
+            f"[b]{ordinal(row.rank)}[/b] {hand_heading(row.hand)} — {row.points} points, "
             f"{row.league_points} League points",
             format_hand_list(cards_by_hand.get(row.hand.pk, [])),
         ]
@@ -48,7 +48,7 @@ def results_bbcode(table, cards_by_hand):
     return "\n\n".join(blocks) + "\n"
 
 
-def _cell_safe(value):
+def cell_safe(value):
     """Text a spreadsheet would run as a formula (=, +, -, @) is quoted: hand names are typed by players."""
     text = str(value)
     return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
@@ -65,8 +65,8 @@ def results_csv(table):
         writer.writerow(
             [
                 row.number,
-                _cell_safe(row.player),
-                _cell_safe(row.hand_name),
+                cell_safe(row.player),
+                cell_safe(row.hand_name),
                 *cells,
                 row.points,
                 row.league_points,

@@ -85,9 +85,12 @@ class ResultsTable:
         ]
 
 
-def results_table(round_, *, viewer=None, now=None):
+def results_table(round_, *, viewer=None, now=None, cells=True):
     """The round's table as a matrix (ScoringNotFound before the reveal): 4-5 queries for any number of
-    hands."""
+    hands. With `cells=False` each row carries only `points_by_opponent` ({"number": points or None}): what
+    the table API sends, without a cell object per match and side (a million of them for 1,000 hands)."""
+    if not cells:
+        return _points_table(round_, viewer=viewer, now=now)
     tally = revealed_round_table(round_, now)
     hands = hands_in_table(round_.pk)
     lines = stored_tally(round_.pk, hands) if tally.is_current else None
@@ -129,6 +132,46 @@ def results_table(round_, *, viewer=None, now=None):
                 mine=viewer_id is not None and hand.player_id == viewer_id,
             )
         )
+    return ResultsTable(round_, rows, final=round_.state == "final", stale=stale, status_counts=counts)
+
+
+def _points_table(round_, *, viewer, now):
+    tally = revealed_round_table(round_, now)
+    hands = hands_in_table(round_.pk)
+    lines = stored_tally(round_.pk, hands) if tally.is_current else None
+    stale = lines is None
+    if stale:
+        lines = compute_tally(round_.pk, hands)
+    labels = {hand.pk: str(hand.number) for hand in hands}
+    points = {
+        hand.pk: dict.fromkeys(labels[other.pk] for other in hands if other.pk != hand.pk) for hand in hands
+    }
+    counts = Counter()
+    for hand_a, hand_b, points_a, points_b, status in Match.objects.filter(round_id=round_.pk).values_list(
+        "hand_a_id", "hand_b_id", "points_a", "points_b", "status"
+    ):
+        if hand_a in labels and hand_b in labels:
+            counts[status] += 1
+            points[hand_a][labels[hand_b]] = points_a
+            points[hand_b][labels[hand_a]] = points_b
+    viewer_id = getattr(viewer, "pk", None)
+    rows = []
+    for line in lines:
+        hand = line.hand
+        row = Row(
+            hand=hand,
+            number=hand.number,
+            player=player_display_name(hand.player),
+            hand_name=hand.name,
+            cells=[],
+            points=line.points,
+            league_points=line.league_points,
+            rank=line.rank,
+            mine=viewer_id is not None and hand.player_id == viewer_id,
+        )
+        row.points_by_opponent = points[hand.pk]
+        rows.append(row)
+    rows.sort(key=lambda row: row.number)
     return ResultsTable(round_, rows, final=round_.state == "final", stale=stale, status_counts=counts)
 
 

@@ -13,7 +13,7 @@ from rounds.moderation_views import moderator_required
 from rounds.services.leagues import can_manage_league
 from submissions.selectors import hands_of_round
 
-from . import exports, selectors, services
+from . import charts, exports, selectors, services
 from .models import Challenge
 from .outcomes import OUTCOMES
 
@@ -79,6 +79,13 @@ def results(request, round_id):
         "outcomes": OUTCOMES,
         "cards": cards,
         "results_bbcode": exports.results_bbcode(table, cards),
+        "chart": charts.bar_chart(
+            [(f"{row.number:02d} {row.player}", row.league_points) for row in table.by_rank],
+            title=f"League points of each hand in {round_.code}",
+            value_label="League points",
+        )
+        if table.rows
+        else "",
     }
     return render(request, "scoring/results.html", context)
 

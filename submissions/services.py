@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from rounds.catalog.resolve import resolve_name
 from rounds.legality import check_hand, rules_for_round
+from rounds.locks import lock_round_shared
 from rounds.models import Round, RoundState
 from rounds.models.audit import audit_entry, log_action
 
@@ -117,6 +118,17 @@ def attestations_for(round_):
     return rules
 
 
+def may_enter_tiebreak(player, round_):
+    """Rule 5.3a: a tie-break round is open only to the players it names (none named: anyone)."""
+    eligible = list(round_.eligible_players.values_list("pk", flat=True))
+    return not eligible or player.pk in eligible
+
+
+def tiebreak_message(round_):
+    names = ", ".join(sorted(user.get_username() for user in round_.eligible_players.all()))
+    return f"Round {round_.code} is a tie-break round (rule 5.3a) open only to {names}."
+
+
 def judge(round_, cards):
     # Cards the moderator accepted only matter for names the catalog lacks: when every name resolves (the
     # common case) the query for them is skipped.
@@ -130,25 +142,22 @@ def _lock_round_shared(round_id, previewer=None):
 
     With `previewer`, the same query also tells (as `round_.previewed`) whether that user saw the round's
     hands as its moderator before the deadline (HandsPreview), which bars them from playing in it."""
+    if previewer is None:
+        return lock_round_shared(round_id)
     if connection.vendor == "postgresql":
-        table = Round._meta.db_table
-        if previewer is None:
-            sql, params = f'SELECT * FROM "{table}" WHERE "id" = %s FOR SHARE', [round_id]  # noqa: S608
-        else:
-            previews = HandsPreview._meta.db_table
-            sql = (
-                f'SELECT r.*, EXISTS (SELECT 1 FROM "{previews}" p WHERE p."round_id" = r."id" '  # noqa: S608
-                f'AND p."moderator_id" = %s) AS "previewed" FROM "{table}" r WHERE r."id" = %s FOR SHARE OF r'
-            )
-            params = [previewer.pk, round_id]
-        found = list(Round.objects.raw(sql, params))
-        return found[0] if found else None
-    rounds = Round.objects.select_for_update().filter(pk=round_id)  # SQLite locks the whole file anyway
-    if previewer is not None:
-        rounds = rounds.annotate(
-            previewed=Exists(HandsPreview.objects.filter(round=OuterRef("pk"), moderator=previewer))
+        table, previews = Round._meta.db_table, HandsPreview._meta.db_table
+        sql = (
+            f'SELECT r.*, EXISTS (SELECT 1 FROM "{previews}" p WHERE p."round_id" = r."id" '  # noqa: S608
+            f'AND p."moderator_id" = %s) AS "previewed" FROM "{table}" r WHERE r."id" = %s FOR SHARE OF r'
         )
-    return rounds.first()
+        found = list(Round.objects.raw(sql, [previewer.pk, round_id]))
+        return found[0] if found else None
+    return (  # SQLite locks the whole file anyway
+        Round.objects.select_for_update()
+        .filter(pk=round_id)
+        .annotate(previewed=Exists(HandsPreview.objects.filter(round=OuterRef("pk"), moderator=previewer)))
+        .first()
+    )
 
 
 def _lower_current_version(hand):
@@ -207,6 +216,8 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
                 "You have seen the other hands of this round as its moderator, so you cannot play in it "
                 "(a moderator who plays may not see the other hands before the deadline)."
             )
+        if round_.tiebreak and not may_enter_tiebreak(player, round_):
+            raise HandConflict(tiebreak_message(round_))
         verdict = judge(round_, cards)  # under the lock: the rules cannot move while the hand is judged
         if not verdict.legal:
             raise IllegalHand(verdict)

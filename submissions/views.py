@@ -120,6 +120,9 @@ def my_hand(request, round_id):
         "hand_problems": hand_problems,
         "accepting": accepting,
         "state": round_.state_at(now),
+        "not_eligible": services.tiebreak_message(round_)
+        if round_.tiebreak and not services.may_enter_tiebreak(request.user, round_)
+        else "",
     }
     return render(request, "submissions/my_hand.html", context, status=status)
 

@@ -59,6 +59,8 @@ ACTION_LABELS = {
     "round.finalized": "Round finalized",
     "round.reopened": "Round reopened",
     "round.bonus_awarded": "Bonus League points awarded",
+    "round.tiebreak_added": "Tie-break round added (5.3a)",
+    "league.winners_declared": "Winners declared",
     "match.reported": "Result reported",
     "match.verified": "Result verified by another player",
     "match.result_set": "Result set by the moderator",

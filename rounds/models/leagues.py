@@ -28,6 +28,13 @@ class League(models.Model):
         help_text="Who manages this league's rounds. Empty: every site moderator.",
     )
     state = models.CharField(max_length=10, choices=State.choices, default=State.ACTIVE)
+    winners = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="leagues_won",
+        help_text="Declared by a moderator (5.3, 5.3a); several when they are joint winners.",
+    )
+    winners_note = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -84,6 +91,16 @@ class Round(models.Model):
         default=list, blank=True, help_text="The round's additional banned cards."
     )
     format_rule = models.TextField(blank=True, help_text="The round's own rule, in Markdown.")
+    tiebreak = models.BooleanField(
+        default=False,
+        help_text="Rule 5.3a: an extra round for the players tied for first; not counted in the standings.",
+    )
+    eligible_players = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="+",
+        help_text="Who may enter a tie-break round. Empty: anyone.",
+    )
     bonus_rule = models.TextField(
         blank=True, help_text="Rule 7.7: how bonus League points are earned, if any."
     )

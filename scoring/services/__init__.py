@@ -3,6 +3,7 @@ bonus."""
 
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 from .finalization import OpenItems, finalize_round, open_items, rederive_matches, reopen_round
+from .league import add_tiebreak_round, declare_winners, managed_league
 from .results import (
     DECISIONS,
     RowReport,
@@ -49,13 +50,16 @@ __all__ = [
     "ScoringInputError",
     "ScoringNotFound",
     "TallyLine",
+    "add_tiebreak_round",
     "award_bonus",
     "build_match_table",
     "challenge_match",
     "compute_tally",
+    "declare_winners",
     "finalize_round",
     "hands_in_table",
     "in_table",
+    "managed_league",
     "matches_in_table",
     "note_results_changed",
     "open_items",

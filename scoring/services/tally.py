@@ -27,23 +27,29 @@ class TallyLine:
     rank: int = 0
 
 
-def hands_in_table(round_id):
-    """The round's valid hands in entry order, with their players (one query)."""
-    return list(
-        Hand.objects.filter(VALID_HAND, round_id=round_id, number__isnull=False)
-        .select_related("player__profile")
-        .order_by("number")
-    )
+def hands_in_table(round_id, *, with_players=True):
+    """The round's valid hands in entry order, with their players for pages (one query); storing a tally needs
+    only their ids and numbers."""
+    hands = Hand.objects.filter(VALID_HAND, round_id=round_id, number__isnull=False).order_by("number")
+    hands = hands.select_related("player__profile") if with_players else hands.only("pk", "number")
+    return list(hands)
 
 
 def points_by_hand(round_id):
-    """{hand id: points} over the matches in the table that have a result (three queries). Disqualified hands
-    are excluded by id rather than by joining every match to its hands: a round rarely has any, and the joins
-    doubled the cost of the aggregates (bench/tally.py)."""
+    """{hand id: points} over the round's matches in the table that have a result (three queries)."""
+    return points_by_hand_in_rounds([round_id])
+
+
+def points_by_hand_in_rounds(round_ids):
+    """{hand id: points} over the matches of these rounds (three queries whatever their number). Disqualified
+    hands are excluded by id rather than by joining every match to its hands: a round rarely has any, and the
+    joins doubled the cost of the aggregates (bench/tally.py)."""
     disqualified = list(
-        Hand.objects.filter(round_id=round_id, status=HandStatus.DISQUALIFIED).values_list("pk", flat=True)
+        Hand.objects.filter(round_id__in=round_ids, status=HandStatus.DISQUALIFIED).values_list(
+            "pk", flat=True
+        )
     )
-    counted = Match.objects.filter(round_id=round_id, points_a__isnull=False)
+    counted = Match.objects.filter(round_id__in=round_ids, points_a__isnull=False)
     if disqualified:
         counted = counted.exclude(hand_a_id__in=disqualified).exclude(hand_b_id__in=disqualified)
     totals = {}
@@ -106,7 +112,7 @@ def store_tally(round_id):
     if tally is None:
         return False
     revision = tally.revision
-    lines = compute_tally(round_id)
+    lines = compute_tally(round_id, hands_in_table(round_id, with_players=False))
     with transaction.atomic():
         tally = RoundTally.objects.select_for_update().get(pk=tally.pk)
         if tally.tallied_revision is not None and tally.tallied_revision >= revision:

@@ -329,7 +329,9 @@ def test_stored_tally_is_current_after_changes_and_matches_the_computed_one(reve
     from scoring import tasks
 
     round_, players = revealed_round(4)
-    cache.delete(tasks._tally_key(round_.pk))  # a shared cache (CI's Redis) may remember an earlier round's key
+    cache.delete(
+        tasks._tally_key(round_.pk)
+    )  # a shared cache (CI's Redis) may remember an earlier round's key
     sent = []
     # The task runs here, whatever broker the settings name: what is tested is that one commit schedules it.
     monkeypatch.setattr(

@@ -1,0 +1,105 @@
+"""League pages: the list of leagues, a league's standings with its chart, its exports, and the moderator's
+end-of-league actions (tie-break round, winners)."""
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from rounds.models import League
+from rounds.moderation_views import moderator_required
+from rounds.services.leagues import can_manage_league
+
+from . import charts, services
+from .standings import league_standings
+from .standings_exports import standings_bbcode, standings_csv
+
+SERVICE_ERRORS = (
+    services.ScoringNotFound,
+    services.ScoringInputError,
+    services.ScoringForbidden,
+    services.ScoringConflict,
+)
+
+
+def league_list(request):
+    leagues = League.objects.prefetch_related("winners__profile").order_by("-created_at")
+    return render(request, "scoring/league_list.html", {"leagues": leagues})
+
+
+def league_detail(request, league_id):
+    league = get_object_or_404(League, pk=league_id)
+    standings = league_standings(league)
+    series = standings.chart_series()
+    chart = (
+        charts.line_chart(
+            series,
+            title=f"League points per round, top {len(series)}",
+            y_label="League points",
+            x_labels=[round_.code for round_ in standings.rounds],
+        )
+        if series and standings.rounds
+        else ""
+    )
+    context = {
+        "league": league,
+        "standings": standings,
+        "chart": chart,
+        "can_manage": can_manage_league(request.user, league),
+        "bbcode": standings_bbcode(standings),
+    }
+    return render(request, "scoring/league.html", context)
+
+
+def league_export(request, league_id, kind):
+    league = get_object_or_404(League, pk=league_id)
+    standings = league_standings(league)
+    slug = f"league-{league.number or league.pk}-standings"
+    if kind == "csv":
+        response = HttpResponse(standings_csv(standings), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{slug}.csv"'
+        return response
+    response = HttpResponse(standings_bbcode(standings), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{slug}.bbcode"'
+    return response
+
+
+def _error_text(error):
+    if isinstance(error, services.ScoringInputError):
+        return " ".join(message for sentences in error.errors.values() for message in sentences)
+    return str(error)
+
+
+@moderator_required
+@require_POST
+def league_tiebreak(request, league_id):
+    try:
+        round_ = services.add_tiebreak_round(actor=request.user, league_id=league_id)
+    except services.ScoringNotFound:
+        raise Http404("No such league.") from None
+    except SERVICE_ERRORS as error:
+        messages.error(request, _error_text(error))
+        return redirect("scoring:league", league_id)
+    messages.success(
+        request, f"Tie-break round {round_.code} created as a draft: set its rules, then open it."
+    )
+    return redirect("rounds:moderate-round-edit", round_.pk)
+
+
+@moderator_required
+@require_POST
+def league_winners(request, league_id):
+    try:
+        league = services.declare_winners(
+            actor=request.user,
+            league_id=league_id,
+            usernames=request.POST.getlist("winners"),
+            note=request.POST.get("note", ""),
+        )
+    except services.ScoringNotFound:
+        raise Http404("No such league.") from None
+    except SERVICE_ERRORS as error:
+        messages.error(request, _error_text(error))
+        return redirect("scoring:league", league_id)
+    messages.success(request, f"The winners of {league.name} are declared.")
+    return redirect("scoring:league", league_id)

@@ -1,0 +1,271 @@
+"""Read side of a player's page (issue 7): every revealed round they entered, with their hand, its line of the
+round table and their League totals per league.
+
+Secrecy (DESIGN.md §2): only rounds revealed by time count (revealed or final, or open with the deadline
+passed); a hand in a round still open is not listed, counted or hinted at, not even to its owner, and drafts
+never. A disqualified hand is out of the round's table: it is listed with no points.
+
+Queries are bounded whatever the number of rounds: the stored `HandTally` lines are used where the round's
+stored table is current; every other round is tallied for all of them at once with two aggregates, exactly as
+`scoring.services.compute_tally` does one round.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q, Sum
+from django.utils import timezone
+
+from rounds.models import RoundState
+from submissions.models import Hand, HandStatus, HandVersion
+from submissions.selectors import player_display_name
+
+from .models import BonusAward, Match
+from .outcomes import league_points, shared_ranks
+
+
+def revealed_rounds_q(now, prefix=""):
+    """Rounds whose hands are public at `now` (`submissions.selectors.is_revealed` as a query): never a draft,
+    never an open round before its deadline. `prefix` reaches the round from elsewhere ("hand__round__")."""
+    return Q(**{f"{prefix}state__in": [RoundState.REVEALED, RoundState.FINAL]}) | Q(
+        **{f"{prefix}state": RoundState.OPEN, f"{prefix}deadline__lte": now}
+    )
+
+
+@dataclass
+class PlayerEntry:
+    """One revealed round the player entered: their hand and its line of the round's table."""
+
+    round: object
+    hand: object
+    number: int | None
+    hand_name: str
+    cards: list
+    disqualified: bool
+    points: int | None = None  # None: no table yet (the match table is built at the reveal) or disqualified
+    opponents: int | None = None
+    league_points: int | None = None
+    rank: int | None = None
+    computed: bool = False  # the stored table was behind: these numbers were computed for this request
+    bonus: list = field(default_factory=list)  # this player's BonusAward rows in this round
+
+    @property
+    def final(self):
+        return self.round.state == RoundState.FINAL
+
+    @property
+    def tiebreak(self):
+        return is_tiebreak(self.round)
+
+    @property
+    def hands_in_table(self):
+        return None if self.opponents is None else self.opponents + 1
+
+    @property
+    def bonus_points(self):
+        return sum(award.points for award in self.bonus)
+
+
+@dataclass
+class LeagueTotal:
+    league: object
+    rounds: int = 0  # revealed rounds entered
+    league_points: int = 0  # from the round tables
+    bonus_points: int = 0
+    bonus_reasons: list = field(default_factory=list)  # ["45:02: +20 (reason)", ...] as the standings say
+    provisional: bool = False  # a round counted is not final yet
+    last_deadline: object = None
+
+    @property
+    def total(self):
+        return self.league_points + self.bonus_points
+
+    @property
+    def bonus_title(self):
+        return "; ".join(self.bonus_reasons)
+
+
+@dataclass
+class PlayerPage:
+    player: object
+    display_name: str
+    entries: list  # chronological (deadline, then round id)
+    leagues: list  # LeagueTotal, most recent league first
+
+    @property
+    def newest_first(self):
+        return list(reversed(self.entries))
+
+    @property
+    def chart_series(self):
+        """(x labels, League points per round or None) for the chart, oldest round first."""
+        return [entry.round.code for entry in self.entries], [entry.league_points for entry in self.entries]
+
+
+def player_by_username(username):
+    """The user named `username` (any case), with their profile; None when unknown. One query."""
+    return (
+        get_user_model()
+        .objects.select_related("profile")
+        .filter(username__iexact=str(username))
+        .order_by("pk")
+        .first()
+    )
+
+
+def player_page(player, now=None):
+    """Everything the player's page shows; 3 queries, plus at most 4 when some round's stored table is behind
+    or some revealed round was not numbered yet, whatever the number of rounds."""
+    now = now or timezone.now()
+    hands = list(
+        Hand.objects.filter(revealed_rounds_q(now, "round__"), player=player)
+        .select_related("round__league", "round__tally", "tally")
+        .order_by("round__deadline", "round_id")
+    )
+    cards = dict(
+        HandVersion.objects.filter(hand__in=[hand.pk for hand in hands], is_current=True).values_list(
+            "hand_id", "cards"
+        )
+    )
+    bonuses = defaultdict(list)
+    awards = list(
+        BonusAward.objects.filter(revealed_rounds_q(now, "round__"), player=player)
+        .select_related("round__league")
+        .order_by("round__deadline", "created_at", "pk")
+    )
+    for award in awards:
+        bonuses[award.round_id].append(award)
+
+    stale_rounds, unnumbered_rounds = [], []
+    entries = []
+    for hand in hands:
+        disqualified = hand.status == HandStatus.DISQUALIFIED
+        entry = PlayerEntry(
+            round=hand.round,
+            hand=hand,
+            number=hand.number,
+            hand_name=hand.name,
+            cards=cards.get(hand.pk, []),
+            disqualified=disqualified,
+            bonus=bonuses.get(hand.round_id, []),
+        )
+        if hand.number is None:
+            unnumbered_rounds.append(hand.round_id)
+        table = getattr(hand.round, "tally", None)
+        stored = getattr(hand, "tally", None)
+        if disqualified or table is None:
+            pass  # out of the table, or no table yet: no line
+        elif table.is_current and stored is not None:
+            entry.points, entry.opponents = stored.points, stored.opponents
+            entry.league_points, entry.rank = stored.league_points, stored.rank
+        else:
+            stale_rounds.append(hand.round_id)
+        entries.append(entry)
+
+    if stale_rounds:
+        lines = compute_lines(stale_rounds)
+        for entry in entries:
+            line = lines.get(entry.hand.pk)
+            if entry.round.pk in stale_rounds and line is not None:
+                entry.points, entry.opponents, entry.league_points, entry.rank = line
+                entry.computed = True
+    if unnumbered_rounds:
+        # Past the deadline before the reveal task ran: the number it will give (first submission first).
+        positions = _positions(unnumbered_rounds)
+        for entry in entries:
+            if entry.number is None:
+                entry.number = positions.get(entry.hand.pk)
+
+    return PlayerPage(
+        player=player,
+        display_name=player_display_name(player),
+        entries=entries,
+        leagues=_league_totals(entries, awards),
+    )
+
+
+def compute_lines(round_ids):
+    """{hand id: (points, opponents, League points, rank)} for every hand in the tables of `round_ids`,
+    computed as `compute_tally` does for one round (four queries for any number of rounds): valid numbered
+    hands, points of the matches with a result between valid hands, equal League points share a rank."""
+    round_ids = sorted(set(round_ids))
+    disqualified = list(
+        Hand.objects.filter(round_id__in=round_ids, status=HandStatus.DISQUALIFIED).values_list(
+            "pk", flat=True
+        )
+    )
+    valid = list(
+        Hand.objects.filter(round_id__in=round_ids, number__isnull=False)
+        .exclude(status=HandStatus.DISQUALIFIED)
+        .values_list("round_id", "pk", "number")
+    )
+    counted = Match.objects.filter(round_id__in=round_ids, points_a__isnull=False)
+    if disqualified:
+        counted = counted.exclude(hand_a_id__in=disqualified).exclude(hand_b_id__in=disqualified)
+    totals = defaultdict(int)
+    for hand_field, points_field in (("hand_a_id", "points_a"), ("hand_b_id", "points_b")):
+        for hand_id, total in counted.values_list(hand_field).annotate(total=Sum(points_field)).order_by():
+            totals[hand_id] += total
+    by_round = defaultdict(list)
+    for round_id, hand_id, number in valid:
+        by_round[round_id].append((hand_id, number))
+    lines = {}
+    for members in by_round.values():
+        opponents = max(len(members) - 1, 0)
+        scored = [
+            (hand_id, number, totals[hand_id], league_points(totals[hand_id], opponents))
+            for hand_id, number in members
+        ]
+        scored.sort(key=lambda item: (-item[3], item[1]))
+        for (hand_id, _, points, league), rank in zip(
+            scored, shared_ranks([item[3] for item in scored]), strict=True
+        ):
+            lines[hand_id] = (points, opponents, league, rank)
+    return lines
+
+
+def _positions(round_ids):
+    """{hand id: entry number the reveal will give} for rounds not numbered yet (one query)."""
+    positions, counters = {}, defaultdict(int)
+    for round_id, hand_id in (
+        Hand.objects.filter(round_id__in=round_ids)
+        .order_by("round_id", "created_at", "pk")
+        .values_list("round_id", "pk")
+    ):
+        counters[round_id] += 1
+        positions[hand_id] = counters[round_id]
+    return positions
+
+
+def is_tiebreak(round_):
+    """Rule 5.3a: a tie-break round is listed but not counted in the league's totals (as in the standings)."""
+    return bool(getattr(round_, "tiebreak", False))
+
+
+def _league_totals(entries, awards):
+    totals = {}
+
+    def total_for(round_):
+        league_total = totals.get(round_.league_id)
+        if league_total is None:
+            league_total = totals[round_.league_id] = LeagueTotal(round_.league)
+        if league_total.last_deadline is None or round_.deadline > league_total.last_deadline:
+            league_total.last_deadline = round_.deadline
+        if round_.state != RoundState.FINAL:
+            league_total.provisional = True
+        return league_total
+
+    for entry in entries:
+        if is_tiebreak(entry.round):
+            continue
+        league_total = total_for(entry.round)
+        league_total.rounds += 1
+        league_total.league_points += entry.league_points or 0
+    for award in awards:
+        if is_tiebreak(award.round):
+            continue
+        league_total = total_for(award.round)
+        league_total.bonus_points += award.points
+        league_total.bonus_reasons.append(f"{award.round.code}: {award.points:+d} ({award.reason})")
+    return sorted(totals.values(), key=lambda item: (item.last_deadline, item.league.pk), reverse=True)

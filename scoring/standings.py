@@ -1,0 +1,174 @@
+"""League standings (rules 5.1-5.3a, 6.2, 7.7): League points per round and in total, bonus points apart,
+shared ranks, provisional rounds marked, ties for first, tie-break rounds and declared winners.
+
+Only rounds past their deadline count: a round still open says nothing about who entered it. Every figure
+comes from a constant number of queries whatever the number of rounds and players.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+from django.utils import timezone
+
+from rounds.models import Round, RoundState
+from submissions.models import Hand, HandStatus
+from submissions.selectors import player_display_name
+
+from .models import BonusAward
+from .outcomes import league_points, shared_ranks
+from .services.tally import points_by_hand_in_rounds
+
+
+@dataclass
+class StandingRow:
+    player: object
+    name: str
+    rounds: dict  # round id -> League points (0 when the player did not play it)
+    played: set
+    bonus_points: int = 0
+    bonus_reasons: list = field(default_factory=list)
+    rank: int = 0
+    cells: list = field(default_factory=list)  # [(round, League points or None when not played)], for pages
+    tiebreak_points: int | None = None
+
+    @property
+    def round_points(self):
+        return sum(self.rounds.values())
+
+    @property
+    def league_points(self):
+        """The total, bonus included (API.md)."""
+        return self.round_points + self.bonus_points
+
+
+@dataclass
+class LeagueStandings:
+    league: object
+    rounds: list  # counted rounds, by number
+    rows: list  # best first
+    tiebreak_rounds: list
+    tiebreak_points: dict  # player id -> League points summed over final tie-break rounds
+    winners: list  # declared by a moderator
+
+    @property
+    def provisional(self):
+        return any(round_.state != RoundState.FINAL for round_ in self.rounds)
+
+    @property
+    def complete(self):
+        """Every planned round is played and final: the league can have a winner (5.3)."""
+        return not self.provisional and len(self.rounds) >= self.league.rounds_planned
+
+    @property
+    def leaders(self):
+        return [row for row in self.rows if row.rank == 1]
+
+    @property
+    def tied_for_first(self):
+        """Rule 5.3a: the players sharing the most League points at the end of the league."""
+        return self.leaders if self.complete and len(self.leaders) > 1 else []
+
+    @property
+    def winner_rows(self):
+        """Who won: declared winners, else the sole leader of a complete league."""
+        if self.winners:
+            declared = {user.pk for user in self.winners}
+            return [row for row in self.rows if row.player.pk in declared]
+        if self.complete and len(self.leaders) == 1:
+            return self.leaders
+        return []
+
+    def chart_series(self, top=8):
+        """(name, [League points per round]) for the top players: what the standings chart draws."""
+        return [
+            (
+                row.name,
+                [row.rounds.get(round_.pk) if round_.pk in row.played else None for round_ in self.rounds],
+            )
+            for row in self.rows[:top]
+        ]
+
+
+def counted_rounds(league, now=None):
+    """The league's rounds past their deadline, tie-breaks apart: (regular, tie-break), by number (one
+    query)."""
+    now = now or timezone.now()
+    past = list(
+        Round.objects.filter(league=league)
+        .filter(
+            Q(state__in=[RoundState.REVEALED, RoundState.FINAL]) | Q(state=RoundState.OPEN, deadline__lte=now)
+        )
+        .select_related("league")
+        .order_by("number")
+    )
+    return [r for r in past if not r.tiebreak], [r for r in past if r.tiebreak]
+
+
+def round_league_points(rounds):
+    """{round id: {player id: (League points, hand)}} for every valid numbered or past-deadline hand (two
+    queries for the hands and three for the points, whatever the number of rounds)."""
+    round_ids = [round_.pk for round_ in rounds]
+    hands = list(
+        Hand.objects.filter(round_id__in=round_ids)
+        .exclude(status=HandStatus.DISQUALIFIED)
+        .select_related("player__profile")
+    )
+    totals = points_by_hand_in_rounds(round_ids) if round_ids else {}
+    by_round = defaultdict(list)
+    for hand in hands:
+        by_round[hand.round_id].append(hand)
+    result = {}
+    for round_id, round_hands in by_round.items():
+        opponents = max(len(round_hands) - 1, 0)
+        result[round_id] = {
+            hand.player_id: (league_points(totals.get(hand.pk, 0), opponents), hand) for hand in round_hands
+        }
+    return result
+
+
+def league_standings(league, now=None):
+    rounds, tiebreaks = counted_rounds(league, now)
+    points = round_league_points(rounds + tiebreaks)
+    rows = {}
+
+    def row_for(player):
+        if player.pk not in rows:
+            rows[player.pk] = StandingRow(
+                player, player_display_name(player), {r.pk: 0 for r in rounds}, set()
+            )
+        return rows[player.pk]
+
+    for round_ in rounds:
+        for value, hand in points.get(round_.pk, {}).values():
+            row = row_for(hand.player)
+            row.rounds[round_.pk] = value
+            row.played.add(round_.pk)
+    counted_ids = [round_.pk for round_ in rounds]
+    awards = BonusAward.objects.filter(round_id__in=counted_ids).select_related(
+        "player__profile", "round__league"
+    )
+    for award in awards:
+        row = row_for(award.player)
+        row.bonus_points += award.points
+        row.bonus_reasons.append(f"{award.round.code}: {award.points:+d} ({award.reason})")
+    ordered = sorted(rows.values(), key=lambda row: (-row.league_points, row.name.lower()))
+    for row, rank in zip(ordered, shared_ranks([row.league_points for row in ordered]), strict=True):
+        row.rank = rank
+        row.cells = [(r, row.rounds[r.pk] if r.pk in row.played else None) for r in rounds]
+    tiebreak_points = defaultdict(int)
+    for round_ in tiebreaks:
+        if round_.state == RoundState.FINAL:
+            for player_id, (value, _) in points.get(round_.pk, {}).items():
+                tiebreak_points[player_id] += value
+    for player_id, value in tiebreak_points.items():
+        if player_id in rows:
+            rows[player_id].tiebreak_points = value
+    return LeagueStandings(
+        league=league,
+        rounds=rounds,
+        rows=ordered,
+        tiebreak_rounds=tiebreaks,
+        tiebreak_points=dict(tiebreak_points),
+        winners=list(league.winners.all()),
+    )

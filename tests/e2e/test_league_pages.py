@@ -1,0 +1,50 @@
+"""Issue 7 in the browser: a league's standings with its chart, a player's page with theirs, and a round's bar
+chart, on a desktop and a phone."""
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import services
+from tests.e2e.test_player_submits_hand import PHONE, shoot
+from tests.scoring.conftest import make_players, revealed_round  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_standings_player_page_and_charts(live_server, page, league, moderator, revealed_round, make_players):  # noqa: F811
+    players = make_players(4)
+    first, _ = revealed_round(4, players=players)
+    services.report_row(player=players[0], round_id=first.pk, row="1 | X 6 4 2")
+    services.report_row(player=players[3], round_id=first.pk, row="4 | 2 4 6 X")
+    services.finalize_round(actor=moderator, round_id=first.pk)
+    second, _ = revealed_round(3, players=players[1:])
+    services.report_row(player=players[1], round_id=second.pk, row="1 | X 6 6")
+    services.award_bonus(
+        actor=moderator, round_id=second.pk, player_username=players[2].username, points=50, reason="Rule 7.7"
+    )
+
+    page.goto(f"{live_server.url}/leagues/{league.pk}/")
+    table = page.locator("table.phm-standings")
+    expect(table.locator("tbody tr")).to_have_count(4)
+    first_row = table.locator("tbody tr").first
+    # p2: 0 + 1 + 0 = 1 point in round 1 (33), 12 of 12 in round 2 (600): 633; p1: 12 points (400), missed round 2.
+    expect(first_row).to_contain_text("Forum p2")
+    expect(first_row.locator("td").last).to_have_text("633")
+    expect(table).to_contain_text("+50")
+    expect(page.get_by_text("Bonus for Forum p3")).to_contain_text("Rule 7.7")
+    chart = page.get_by_role("img", name="League points per round")
+    expect(chart).to_be_visible()
+    shoot(page, "league-standings")
+
+    page.get_by_role("link", name="Forum p1").first.click()
+    expect(page).to_have_url(f"{live_server.url}/players/{players[0].username}/")
+    expect(page.get_by_role("table").first).to_contain_text("400")
+    expect(page.locator("svg[role=img]").first).to_be_visible()
+    shoot(page, "player-page")
+
+    page.goto(f"{live_server.url}/rounds/{first.pk}/results/")
+    expect(page.get_by_role("img", name="League points of each hand")).to_be_visible()
+    page.set_viewport_size(PHONE)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"] + 1, width  # nothing overflows sideways on a phone
+    shoot(page, "round-bar-chart")
