@@ -145,3 +145,16 @@ def test_standings_queries_do_not_grow_with_rounds(league, revealed_round, make_
                 assert client.get(url).status_code == 200
             counts.append(len(ctx.captured_queries))
     assert counts[:2] == counts[2:], counts
+
+
+def test_round_page_names_who_may_enter_a_tiebreak(two_round_league, moderator, client):
+    league, players, first, second = two_round_league
+    for round_ in (first, second):
+        services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+    tiebreak = services.add_tiebreak_round(actor=moderator, league_id=league.pk)
+    open_round(actor=moderator, round_id=tiebreak.pk, now=timezone.now())
+    page = client.get(f"/rounds/{tiebreak.pk}/").content.decode()
+    assert "Tie-break round (rule 5.3a), open only to Forum p1, Forum p2." in page
+    client.force_login(players[2])
+    form = client.get(f"/rounds/{tiebreak.pk}/my-hand/").content.decode()
+    assert "is a tie-break round (rule 5.3a) open only to" in form and 'id="hand-form"' not in form
