@@ -20,7 +20,7 @@ from ..status import as_final, derive
 from .errors import ScoringConflict
 from .results import _clean_text, _require_moderator, scoring_round
 from .table import MATCH_IN_TABLE, build_match_table, in_table
-from .tally import compute_tally, hands_in_table, note_results_changed, write_lines
+from .tally import note_results_changed, write_tally
 
 
 @dataclass
@@ -95,7 +95,7 @@ def finalize_round(*, actor, round_id, force=False, now=None):
         zeroed = rederive_matches(round_id, final=True)
         tally = RoundTally.objects.select_for_update().get(round_id=round_id)
         tally.revision += 1
-        write_lines(round_id, compute_tally(round_id, hands_in_table(round_id, with_players=False)))
+        write_tally(round_id)
         tally.tallied_revision, tally.tallied_at = tally.revision, now
         tally.finalized_at, tally.finalized_by = now, actor
         tally.save()

@@ -7,7 +7,7 @@ and at finalization; readers use them only when they are current, and compute ot
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
@@ -103,46 +103,63 @@ def note_results_changed(round_id):
 
 
 def store_tally(round_id):
-    """Compute and store the round's table; returns False when the stored one was already as new.
-
-    The revision is read before the aggregates: a change committing in between is counted in them but not in
-    the
-    recorded revision, so the result is flagged stale once more — never the other way round."""
-    tally = RoundTally.objects.filter(round_id=round_id).first()
-    if tally is None:
-        return False
-    revision = tally.revision
-    lines = compute_tally(round_id, hands_in_table(round_id, with_players=False))
+    """Store the round's table unless the stored one is current; True when it wrote. The tally row is locked
+    first: every result change bumps the revision under that same lock, so the revision recorded is exactly
+    the one the table was computed from."""
     with transaction.atomic():
-        tally = RoundTally.objects.select_for_update().get(pk=tally.pk)
-        if tally.tallied_revision is not None and tally.tallied_revision >= revision:
-            return False  # a run that started later already stored a newer table
-        write_lines(round_id, lines)
-        tally.tallied_revision, tally.tallied_at = revision, timezone.now()
+        tally = RoundTally.objects.select_for_update().filter(round_id=round_id).first()
+        if tally is None or tally.is_current:
+            return False  # no table yet, or another run already stored this revision
+        write_tally(round_id)
+        tally.tallied_revision, tally.tallied_at = tally.revision, timezone.now()
         tally.save(update_fields=["tallied_revision", "tallied_at"])
     return True
 
 
-def write_lines(round_id, lines):
+def write_tally(round_id):
+    """Every valid hand's stored line in one INSERT … SELECT … ON CONFLICT: points over the matches in the
+    table, League points half up as integers, ranks by RANK() — the same numbers `compute_tally` gives
+    (tested), without shipping matches or lines through Python (bench/tally.py: the fixed cost of small
+    rounds)."""
     # A hand leaves the table only by disqualification: drop its stored line.
     HandTally.objects.filter(round_id=round_id, hand__status=HandStatus.DISQUALIFIED).delete()
-    HandTally.objects.bulk_create(
-        [
-            HandTally(
-                round_id=round_id,
-                hand_id=line.hand.pk,
-                points=line.points,
-                opponents=line.opponents,
-                league_points=line.league_points,
-                rank=line.rank,
-            )
-            for line in lines
-        ],
-        update_conflicts=True,
-        unique_fields=["hand"],
-        update_fields=["points", "opponents", "league_points", "rank"],
-        batch_size=1000,
-    )
+    quote = connection.ops.quote_name
+    lines, hands, matches = (quote(model._meta.db_table) for model in (HandTally, Hand, Match))
+    rank = quote("rank")
+    disqualified = HandStatus.DISQUALIFIED.value
+    valid = f"round_id = %s AND status <> '{disqualified}' AND number IS NOT NULL"
+    out_of_table = f"(SELECT id FROM {hands} WHERE round_id = %s AND status = '{disqualified}')"  # noqa: S608
+    # Table names come from the models and values go as parameters.
+    sql = f"""
+        INSERT INTO {lines} (round_id, hand_id, points, opponents, league_points, {rank})
+        SELECT %s, id, points, opponents, league_points, RANK() OVER (ORDER BY league_points DESC)
+        FROM (
+            SELECT h.id, COALESCE(s.points, 0) AS points, c.opponents,
+                CASE WHEN c.opponents > 0
+                    THEN (200 * COALESCE(s.points, 0) + c.opponents) / (2 * c.opponents) ELSE 0 END
+                    AS league_points
+            FROM {hands} h
+            CROSS JOIN (SELECT COUNT(*) - 1 AS opponents FROM {hands} WHERE {valid}) c
+            LEFT JOIN (
+                SELECT hand, SUM(points) AS points FROM (
+                    SELECT hand_a_id AS hand, points_a AS points FROM {matches}
+                    WHERE round_id = %s AND points_a IS NOT NULL
+                        AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
+                    UNION ALL
+                    SELECT hand_b_id, points_b FROM {matches}
+                    WHERE round_id = %s AND points_b IS NOT NULL
+                        AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
+                ) sides GROUP BY hand
+            ) s ON s.hand = h.id
+            WHERE h.{valid}
+        ) computed
+        WHERE true
+        ON CONFLICT (hand_id) DO UPDATE SET points = excluded.points, opponents = excluded.opponents,
+            league_points = excluded.league_points, {rank} = excluded.{rank}
+    """  # noqa: S608
+    params = [round_id] * sql.count("%s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def stale_tallies():

@@ -387,3 +387,26 @@ def test_finalizing_freezes_hand_disqualification(revealed_round, moderator):
         review_hand(actor=moderator, hand_id=hand.pk, action="disqualify", message="late")
     hand.refresh_from_db()
     assert hand.status == HandStatus.SUBMITTED
+
+
+def test_the_stored_table_equals_the_computed_one_with_ties_half_up_and_a_disqualified_hand(
+    revealed_round, moderator
+):
+    round_, players = revealed_round(9)
+    services.report_row(player=players[0], round_id=round_.pk, row="1 | X 6 4 2 1 0 6 4 2")
+    services.report_row(player=players[1], round_id=round_.pk, row="2 | 0 X 1 ? ? ? ? ? ?")
+    services.report_row(player=players[4], round_id=round_.pk, row="5 | 4 ? ? ? X 6 6 ? 1")
+    review_hand(actor=moderator, hand_id=round_.hands.get(number=9).pk, action="disqualify", message="3.1")
+    RoundTally.objects.filter(round=round_).update(tallied_revision=None)
+    assert services.store_tally(round_.pk) is True
+    assert services.store_tally(round_.pk) is False  # already current
+    stored = services.stored_tally(round_.pk, services.hands_in_table(round_.pk))
+    computed = services.compute_tally(round_.pk)
+    assert [(s.hand.number, s.points, s.opponents, s.league_points, s.rank) for s in stored] == [
+        (c.hand.number, c.points, c.opponents, c.league_points, c.rank) for c in computed
+    ]
+    assert not HandTally.objects.filter(hand__number=9).exists()
+    by_number = {c.hand.number: c for c in computed}
+    # 1 point over 7 opponents = 14.29 -> 14; hand 1: 6+4+2+1+0+6+4 = 23 over 7 = 328.57 -> 329
+    assert by_number[1].points == 23 and by_number[1].league_points == 329
+    assert by_number[2].points == 0 + 1 and by_number[2].league_points == 14
