@@ -20,7 +20,7 @@ from .models import (
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Leagues and rounds change only through the moderator pages, which audit every change."""
+    """For records that change only through the pages, the API or an import, which audit or own them."""
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -184,22 +184,13 @@ class PrintingInline(admin.TabularInline):
 
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
+class CardAdmin(ReadOnlyAdmin):
     """Read-only: the catalog is written by `import_cards`, so a refresh never fights hand edits."""
 
     list_display = ["name", "type_line", "mana_value", "layout", "data_quality", "first_printed"]
     list_filter = ["data_quality", "layout", "paper"]
     search_fields = ["name", "oracle_name", "normalized_name"]
     inlines = [CardFaceInline, PrintingInline]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(CardSet)

@@ -3,18 +3,9 @@ them."""
 
 from django.contrib import admin
 
+from rounds.admin import ReadOnlyAdmin
+
 from .models import BonusAward, Challenge, Match, MatchReport
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Match)

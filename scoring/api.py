@@ -19,13 +19,6 @@ from . import exports, selectors, services
 from .outcomes import POINTS_VALUES
 from .standings import league_standings
 
-SERVICE_ERRORS = (
-    services.ScoringNotFound,
-    services.ScoringInputError,
-    services.ScoringForbidden,
-    services.ScoringConflict,
-)
-
 
 def _answer(error):
     """The API's answer to a service error: 404, 400 with field reasons, 403, or 409 with what stands in the
@@ -174,7 +167,7 @@ class RoundMatchesView(APIView):
         round_ = _round(round_id)
         try:
             services.revealed_round_table(round_)
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         matches = (
             services.matches_in_table(round_.pk)
@@ -196,7 +189,7 @@ class MatchReportsView(APIView):
             report = services.report_match(
                 reporter=request.user, match_id=match_id, **incoming.validated_data
             )
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
@@ -214,7 +207,7 @@ class RoundRowsView(APIView):
             outcome = services.report_row(
                 player=request.user, round_id=round_.pk, row=incoming.validated_data["row"]
             )
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(RowResultSerializer(outcome).data, status=status.HTTP_201_CREATED)
 
@@ -231,7 +224,7 @@ class MatchChallengesView(APIView):
             challenge = services.challenge_match(
                 challenger=request.user, match_id=match_id, reason=incoming.validated_data["reason"]
             )
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
@@ -247,7 +240,7 @@ class ChallengeResolveView(APIView):
             challenge = services.resolve_challenge(
                 actor=request.user, challenge_id=challenge_id, **incoming.validated_data
             )
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(ChallengeSerializer(challenge).data)
 
@@ -262,7 +255,7 @@ class MatchResultView(APIView):
             services.visible_match(match_id)
             incoming.is_valid(raise_exception=True)
             match = services.set_result(actor=request.user, match_id=match_id, **incoming.validated_data)
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(MatchSerializer(match).data)
 
@@ -277,7 +270,7 @@ class RoundFinalizeView(APIView):
         try:
             round_ = services.finalize_round(actor=request.user, round_id=round_id, **incoming.validated_data)
             table = selectors.results_table(round_, viewer=request.user, cells=False)
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(TableRowSerializer(table.by_rank, many=True).data)
 
@@ -292,7 +285,7 @@ class RoundReopenView(APIView):
             services.scoring_round(round_id)
             incoming.is_valid(raise_exception=True)
             round_ = services.reopen_round(actor=request.user, round_id=round_id, **incoming.validated_data)
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response({"id": round_.pk, "state": round_.state})
 
@@ -303,7 +296,7 @@ class RoundTableView(APIView):
         round_ = _round(round_id)
         try:
             table = selectors.results_table(round_, viewer=request.user, cells=False)
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(TableRowSerializer(table.by_rank, many=True).data)
 
@@ -324,7 +317,7 @@ class RoundBonusView(APIView):
                 points=incoming.validated_data["points"],
                 reason=incoming.validated_data["reason"],
             )
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(BonusSerializer(award).data, status=status.HTTP_201_CREATED)
 
@@ -346,7 +339,7 @@ class RoundExportView(APIView):
         round_ = _round(round_id)
         try:
             table = selectors.results_table(round_, viewer=request.user)
-        except SERVICE_ERRORS as error:
+        except services.SCORING_ERRORS as error:
             return _answer(error)
         if kind == "csv":
             response = HttpResponse(exports.results_csv(table), content_type="text/csv; charset=utf-8")

@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Max
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -40,7 +39,7 @@ from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import Status, get_index, resolve_name
 from rounds.models import League, Round, RoundState
 from rounds.models.audit import log_action
-from rounds.services.leagues import can_manage_league
+from rounds.services.leagues import can_manage_league, next_round_number
 from submissions import commitments
 from submissions.models import Hand, HandVersion
 
@@ -50,7 +49,6 @@ from .outcomes import OPPONENT_POINTS
 from .services.errors import ScoringInputError
 from .services.finalization import finalize_round
 from .services.table import build_match_table
-from .services.tally import store_tally
 
 IMPORT_NOTE = "Imported from the forum"
 MAX_HAND_NAME = Hand._meta.get_field("name").max_length
@@ -587,21 +585,18 @@ def import_round(
             note=IMPORT_NOTE,
         )
         if result.table_given:
-            finalize_round(actor=actor, round_id=round_.pk, force=True, now=now)
-            store_tally(round_.pk)
+            finalize_round(actor=actor, round_id=round_.pk, force=True, now=now)  # stores the final tally
     round_.refresh_from_db()
     result.round = round_
     return result
 
 
 def _create_round(actor, league, cleaned):
-    """Like `create_round`'s numbering (the league row locked, then the next number), without its rule that a
-    deadline lies ahead: an archived round's lies behind."""
-    League.objects.select_for_update().get(pk=league.pk)
-    last = league.rounds.aggregate(last=Max("number"))["last"] or 0
+    """Numbered like `create_round`, without its rule that a deadline lies ahead: an archived round's lies
+    behind."""
     return Round.objects.create(
         league=league,
-        number=last + 1,
+        number=next_round_number(league),
         title=cleaned["title"],
         hand_size=cleaned["hand_size"],
         deadline=cleaned["deadline"],

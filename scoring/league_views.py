@@ -14,13 +14,6 @@ from . import charts, services
 from .standings import league_standings
 from .standings_exports import standings_bbcode, standings_csv
 
-SERVICE_ERRORS = (
-    services.ScoringNotFound,
-    services.ScoringInputError,
-    services.ScoringForbidden,
-    services.ScoringConflict,
-)
-
 
 def league_list(request):
     leagues = League.objects.prefetch_related("winners__profile").order_by("-created_at")
@@ -64,12 +57,6 @@ def league_export(request, league_id, kind):
     return response
 
 
-def _error_text(error):
-    if isinstance(error, services.ScoringInputError):
-        return " ".join(message for sentences in error.errors.values() for message in sentences)
-    return str(error)
-
-
 @moderator_required
 @require_POST
 def league_tiebreak(request, league_id):
@@ -77,8 +64,8 @@ def league_tiebreak(request, league_id):
         round_ = services.add_tiebreak_round(actor=request.user, league_id=league_id)
     except services.ScoringNotFound:
         raise Http404("No such league.") from None
-    except SERVICE_ERRORS as error:
-        messages.error(request, _error_text(error))
+    except services.SCORING_ERRORS as error:
+        messages.error(request, services.message_for(error))
         return redirect("scoring:league", league_id)
     messages.success(
         request, f"Tie-break round {round_.code} created as a draft: set its rules, then open it."
@@ -98,8 +85,8 @@ def league_winners(request, league_id):
         )
     except services.ScoringNotFound:
         raise Http404("No such league.") from None
-    except SERVICE_ERRORS as error:
-        messages.error(request, _error_text(error))
+    except services.SCORING_ERRORS as error:
+        messages.error(request, services.message_for(error))
         return redirect("scoring:league", league_id)
     messages.success(request, f"The winners of {league.name} are declared.")
     return redirect("scoring:league", league_id)

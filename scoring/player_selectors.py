@@ -6,23 +6,22 @@ passed); a hand in a round still open is not listed, counted or hinted at, not e
 never. A disqualified hand is out of the round's table: it is listed with no points.
 
 Queries are bounded whatever the number of rounds: the stored `HandTally` lines are used where the round's
-stored table is current; every other round is tallied for all of them at once with two aggregates, exactly as
-`scoring.services.compute_tally` does one round.
+stored table is current; every other round is tallied for all of them at once (`compute_tallies`).
 """
 
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.utils import timezone
 
 from rounds.models import RoundState
 from submissions.models import Hand, HandStatus, HandVersion
 from submissions.selectors import player_display_name
 
-from .models import BonusAward, Match
-from .outcomes import league_points, shared_ranks
+from .models import BonusAward
+from .services.tally import compute_tallies
 
 
 def revealed_rounds_q(now, prefix=""):
@@ -164,11 +163,12 @@ def player_page(player, now=None):
         entries.append(entry)
 
     if stale_rounds:
-        lines = compute_lines(stale_rounds)
+        lines = compute_tallies(stale_rounds)
         for entry in entries:
             line = lines.get(entry.hand.pk)
             if entry.round.pk in stale_rounds and line is not None:
-                entry.points, entry.opponents, entry.league_points, entry.rank = line
+                entry.points, entry.opponents = line.points, line.opponents
+                entry.league_points, entry.rank = line.league_points, line.rank
                 entry.computed = True
     if unnumbered_rounds:
         # Past the deadline before the reveal task ran: the number it will give (first submission first).
@@ -183,46 +183,6 @@ def player_page(player, now=None):
         entries=entries,
         leagues=_league_totals(entries, awards),
     )
-
-
-def compute_lines(round_ids):
-    """{hand id: (points, opponents, League points, rank)} for every hand in the tables of `round_ids`,
-    computed as `compute_tally` does for one round (four queries for any number of rounds): valid numbered
-    hands, points of the matches with a result between valid hands, equal League points share a rank."""
-    round_ids = sorted(set(round_ids))
-    disqualified = list(
-        Hand.objects.filter(round_id__in=round_ids, status=HandStatus.DISQUALIFIED).values_list(
-            "pk", flat=True
-        )
-    )
-    valid = list(
-        Hand.objects.filter(round_id__in=round_ids, number__isnull=False)
-        .exclude(status=HandStatus.DISQUALIFIED)
-        .values_list("round_id", "pk", "number")
-    )
-    counted = Match.objects.filter(round_id__in=round_ids, points_a__isnull=False)
-    if disqualified:
-        counted = counted.exclude(hand_a_id__in=disqualified).exclude(hand_b_id__in=disqualified)
-    totals = defaultdict(int)
-    for hand_field, points_field in (("hand_a_id", "points_a"), ("hand_b_id", "points_b")):
-        for hand_id, total in counted.values_list(hand_field).annotate(total=Sum(points_field)).order_by():
-            totals[hand_id] += total
-    by_round = defaultdict(list)
-    for round_id, hand_id, number in valid:
-        by_round[round_id].append((hand_id, number))
-    lines = {}
-    for members in by_round.values():
-        opponents = max(len(members) - 1, 0)
-        scored = [
-            (hand_id, number, totals[hand_id], league_points(totals[hand_id], opponents))
-            for hand_id, number in members
-        ]
-        scored.sort(key=lambda item: (-item[3], item[1]))
-        for (hand_id, _, points, league), rank in zip(
-            scored, shared_ranks([item[3] for item in scored]), strict=True
-        ):
-            lines[hand_id] = (points, opponents, league, rank)
-    return lines
 
 
 def _positions(round_ids):

@@ -89,90 +89,68 @@ def results_table(round_, *, viewer=None, now=None, cells=True):
     """The round's table as a matrix (ScoringNotFound before the reveal): 4-5 queries for any number of
     hands. With `cells=False` each row carries only `points_by_opponent` ({"number": points or None}): what
     the table API sends, without a cell object per match and side (a million of them for 1,000 hands)."""
-    if not cells:
-        return _points_table(round_, viewer=viewer, now=now)
     tally = revealed_round_table(round_, now)
     hands = hands_in_table(round_.pk)
     lines = stored_tally(round_.pk, hands) if tally.is_current else None
     stale = lines is None
     if stale:
         lines = compute_tally(round_.pk, hands)
-    by_hand = {line.hand.pk: line for line in lines}
     numbers = {hand.pk: hand.number for hand in hands}
-    cells = {hand.pk: {} for hand in hands}
-    counts = Counter()
-    for match_id, hand_a, hand_b, points_a, points_b, status in Match.objects.filter(
-        round_id=round_.pk
-    ).values_list("pk", "hand_a_id", "hand_b_id", "points_a", "points_b", "status"):
-        if hand_a not in numbers or hand_b not in numbers:
-            continue  # a disqualified hand's matches are out of the table
-        counts[status] += 1
-        cells[hand_a][numbers[hand_b]] = Cell(numbers[hand_b], points_a, status, match_id)
-        cells[hand_b][numbers[hand_a]] = Cell(numbers[hand_a], points_b, status, match_id)
-    viewer_id = getattr(viewer, "pk", None)
-    rows = []
-    for hand in hands:
-        line = by_hand[hand.pk]
-        row_cells = [
-            Cell(number)
-            if number == hand.number
-            else cells[hand.pk].get(number, Cell(number, status="missing"))
-            for number in numbers.values()
-        ]
-        rows.append(
-            Row(
-                hand=hand,
-                number=hand.number,
-                player=player_display_name(hand.player),
-                hand_name=hand.name,
-                cells=row_cells,
-                points=line.points,
-                league_points=line.league_points,
-                rank=line.rank,
-                mine=viewer_id is not None and hand.player_id == viewer_id,
-            )
+    matches = [
+        match
+        for match in Match.objects.filter(round_id=round_.pk).values_list(
+            "pk", "hand_a_id", "hand_b_id", "points_a", "points_b", "status"
         )
-    return ResultsTable(round_, rows, final=round_.state == "final", stale=stale, status_counts=counts)
-
-
-def _points_table(round_, *, viewer, now):
-    tally = revealed_round_table(round_, now)
-    hands = hands_in_table(round_.pk)
-    lines = stored_tally(round_.pk, hands) if tally.is_current else None
-    stale = lines is None
-    if stale:
-        lines = compute_tally(round_.pk, hands)
-    labels = {hand.pk: str(hand.number) for hand in hands}
-    points = {
-        hand.pk: dict.fromkeys(labels[other.pk] for other in hands if other.pk != hand.pk) for hand in hands
-    }
-    counts = Counter()
-    for hand_a, hand_b, points_a, points_b, status in Match.objects.filter(round_id=round_.pk).values_list(
-        "hand_a_id", "hand_b_id", "points_a", "points_b", "status"
-    ):
-        if hand_a in labels and hand_b in labels:
-            counts[status] += 1
-            points[hand_a][labels[hand_b]] = points_a
-            points[hand_b][labels[hand_a]] = points_b
+        if match[1] in numbers and match[2] in numbers  # a disqualified hand's matches are out of the table
+    ]
+    by_hand = (_cell_rows if cells else _points_rows)(hands, numbers, matches)
     viewer_id = getattr(viewer, "pk", None)
     rows = []
-    for line in lines:
+    for line in sorted(lines, key=lambda line: line.hand.number):
         hand = line.hand
         row = Row(
             hand=hand,
             number=hand.number,
             player=player_display_name(hand.player),
             hand_name=hand.name,
-            cells=[],
+            cells=by_hand[hand.pk] if cells else [],
             points=line.points,
             league_points=line.league_points,
             rank=line.rank,
             mine=viewer_id is not None and hand.player_id == viewer_id,
         )
-        row.points_by_opponent = points[hand.pk]
+        if not cells:
+            row.points_by_opponent = by_hand[hand.pk]
         rows.append(row)
-    rows.sort(key=lambda row: row.number)
+    counts = Counter(match[5] for match in matches)
     return ResultsTable(round_, rows, final=round_.state == "final", stale=stale, status_counts=counts)
+
+
+def _cell_rows(hands, numbers, matches):
+    """{hand id: [Cell per column]} for the page's matrix."""
+    cells = {hand.pk: {} for hand in hands}
+    for match_id, hand_a, hand_b, points_a, points_b, status in matches:
+        cells[hand_a][numbers[hand_b]] = Cell(numbers[hand_b], points_a, status, match_id)
+        cells[hand_b][numbers[hand_a]] = Cell(numbers[hand_a], points_b, status, match_id)
+    return {
+        hand.pk: [
+            Cell(number)
+            if number == hand.number
+            else cells[hand.pk].get(number, Cell(number, status="missing"))
+            for number in numbers.values()
+        ]
+        for hand in hands
+    }
+
+
+def _points_rows(hands, numbers, matches):
+    """{hand id: {"opponent number": points or None}} for the table API."""
+    labels = {hand_id: str(number) for hand_id, number in numbers.items()}
+    points = {hand.pk: dict.fromkeys(labels[o.pk] for o in hands if o.pk != hand.pk) for hand in hands}
+    for _match_id, hand_a, hand_b, points_a, points_b, _status in matches:
+        points[hand_a][labels[hand_b]] = points_a
+        points[hand_b][labels[hand_a]] = points_b
+    return points
 
 
 def match_history(match):

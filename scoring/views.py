@@ -17,25 +17,12 @@ from . import charts, exports, selectors, services
 from .models import Challenge
 from .outcomes import OUTCOMES
 
-SERVICE_ERRORS = (
-    services.ScoringNotFound,
-    services.ScoringInputError,
-    services.ScoringForbidden,
-    services.ScoringConflict,
-)
-
 
 def _round_or_404(round_id):
     try:
         return services.scoring_round(round_id)
     except services.ScoringNotFound:
         raise Http404("No such round.") from None
-
-
-def _error_text(error):
-    if isinstance(error, services.ScoringInputError):
-        return " ".join(message for messages_ in error.errors.values() for message in messages_)
-    return str(error)
 
 
 @never_cache
@@ -52,8 +39,8 @@ def results(request, round_id):
             outcome = services.report_row(player=request.user, round_id=round_.pk, row=row_text)
         except services.ScoringNotFound:
             raise Http404("No results yet.") from None
-        except SERVICE_ERRORS as error:
-            row_error = _error_text(error)
+        except services.SCORING_ERRORS as error:
+            row_error = services.message_for(error)
         else:
             count = len(outcome.reports)
             messages.success(request, f"Your row is reported: {count} match{'es' if count != 1 else ''}.")
@@ -113,8 +100,8 @@ def match_detail(request, match_id):
         values = request.POST
         try:
             done = _match_action(request, match, action)
-        except SERVICE_ERRORS as error:
-            errors[action] = _error_text(error)
+        except services.SCORING_ERRORS as error:
+            errors[action] = services.message_for(error)
         else:
             messages.success(request, done)
             return redirect("scoring:match", match.pk)
@@ -240,8 +227,8 @@ def moderate_results(request, round_id):
         values = request.POST
         try:
             done = _round_action(request, round_, action)
-        except SERVICE_ERRORS as error:
-            errors[action] = _error_text(error)
+        except services.SCORING_ERRORS as error:
+            errors[action] = services.message_for(error)
             errors["items"] = getattr(error, "items", [])
         else:
             messages.success(request, done)

@@ -8,7 +8,6 @@ reveal can therefore never interleave, and a request that waited for the lock pa
 import logging
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, sql
@@ -16,6 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from phm.links import site_url
 from rounds.catalog.resolve import resolve_name
 from rounds.legality import check_hand, rules_for_round
 from rounds.locks import lock_round_shared
@@ -335,10 +335,6 @@ def _new_version(hand, round_, player, name, cards, attested, moment, previous, 
 # Mail -------------------------------------------------------------------------------------------------------
 
 
-def _site_url(path):
-    return f"{settings.SITE_URL.rstrip('/')}{path}" if getattr(settings, "SITE_URL", "") else path
-
-
 def send_receipt(version_id):
     """The receipt by email: the same hand, time, version and commitment as the receipt page."""
     version = HandVersion.objects.select_related("hand__round__league", "hand__player").get(pk=version_id)
@@ -350,7 +346,7 @@ def send_receipt(version_id):
         "version": version,
         "hand": version.hand,
         "round": round_,
-        "url": _site_url(reverse("submissions:receipt", args=[round_.pk, version.number])),
+        "url": site_url(reverse("submissions:receipt", args=[round_.pk, version.number])),
     }
     send_mail(
         subject=f"[PHM] Your hand for round {round_.code}, version {version.number}",
@@ -370,7 +366,7 @@ def send_review_notice(review_id):
         "review": review,
         "hand": review.hand,
         "round": round_,
-        "url": _site_url(reverse("submissions:my-hand", args=[round_.pk])),
+        "url": site_url(reverse("submissions:my-hand", args=[round_.pk])),
     }
     send_mail(
         subject=f"[PHM] A moderator reviewed your hand for round {round_.code}",

@@ -241,6 +241,13 @@ def _announce_deadline(round_):
 
 
 @transaction.atomic
+def next_round_number(league):
+    """The number of the league's next round; call inside the transaction that creates it. The league row is
+    locked, so numbers are handed out one at a time."""
+    League.objects.select_for_update().get(pk=league.pk)
+    return (league.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+
+
 def create_round(*, actor, league, now, open_now=False, **rules):
     """A new round of `league`, numbered after the league's last one; opened at once when `open_now`."""
     errors = {}
@@ -250,9 +257,7 @@ def create_round(*, actor, league, now, open_now=False, **rules):
     _check_deadline(rules.get("deadline"), now, errors)
     if errors:
         raise RoundInputError(errors)
-    League.objects.select_for_update().get(pk=league.pk)  # numbers are handed out one at a time
-    last = league.rounds.aggregate(last=Max("number"))["last"] or 0
-    round_ = Round.objects.create(league=league, number=last + 1, created_by=actor, **rules)
+    round_ = Round.objects.create(league=league, number=next_round_number(league), created_by=actor, **rules)
     log_action(round_, "round.created", actor=actor, after=_round_values(round_))
     if open_now:
         return open_round(actor=actor, round_id=round_.pk, now=now)

@@ -1,7 +1,14 @@
 """Scoring operations (issue 6): the match table, reports, challenges, decisions, tally, finalization,
 bonus."""
 
-from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
+from .errors import (
+    SCORING_ERRORS,
+    ScoringConflict,
+    ScoringForbidden,
+    ScoringInputError,
+    ScoringNotFound,
+    message_for,
+)
 from .finalization import OpenItems, finalize_round, open_items, rederive_matches, reopen_round
 from .league import add_tiebreak_round, declare_winners, managed_league
 from .results import (
@@ -30,6 +37,7 @@ from .table import (
 )
 from .tally import (
     TallyLine,
+    compute_tallies,
     compute_tally,
     hands_in_table,
     note_results_changed,
@@ -42,6 +50,7 @@ from .tally import (
 __all__ = [
     "DECISIONS",
     "MATCH_IN_TABLE",
+    "SCORING_ERRORS",
     "VALID_HAND",
     "OpenItems",
     "RowReport",
@@ -54,6 +63,7 @@ __all__ = [
     "award_bonus",
     "build_match_table",
     "challenge_match",
+    "compute_tallies",
     "compute_tally",
     "declare_winners",
     "finalize_round",
@@ -61,6 +71,7 @@ __all__ = [
     "in_table",
     "managed_league",
     "matches_in_table",
+    "message_for",
     "note_results_changed",
     "open_items",
     "points_by_hand",

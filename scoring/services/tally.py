@@ -5,6 +5,7 @@ few queries for 5 hands or 1,000. The stored `HandTally` rows are written by a t
 and at finalization; readers use them only when they are current, and compute otherwise.
 """
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -63,7 +64,27 @@ def compute_tally(round_id, hands=None):
     """Every valid hand's line, ranked by League points (equal League points share a rank), then entry
     number."""
     hands = hands if hands is not None else hands_in_table(round_id)
-    totals = points_by_hand(round_id)
+    return _ranked_lines(hands, points_by_hand(round_id))
+
+
+def compute_tallies(round_ids):
+    """{hand id: line} for the tables of many rounds at once, as `compute_tally` gives them one round at a
+    time (four queries whatever the number of rounds)."""
+    round_ids = sorted(set(round_ids))
+    hands = Hand.objects.filter(VALID_HAND, round_id__in=round_ids, number__isnull=False).only(
+        "pk", "number", "round_id"
+    )
+    by_round = defaultdict(list)
+    for hand in hands:
+        by_round[hand.round_id].append(hand)
+    totals = points_by_hand_in_rounds(round_ids)
+    return {
+        line.hand.pk: line for round_hands in by_round.values() for line in _ranked_lines(round_hands, totals)
+    }
+
+
+def _ranked_lines(hands, totals):
+    """One round's lines from its valid hands and {hand id: points}: every other hand is an opponent."""
     opponents = max(len(hands) - 1, 0)
     lines = [
         TallyLine(hand, totals.get(hand.pk, 0), opponents, league_points(totals.get(hand.pk, 0), opponents))

@@ -13,7 +13,7 @@ from rounds.models import Card, RoundState
 from rounds.services import leagues as round_services
 from scoring import selectors, services
 from scoring.metagame import card_metagame
-from scoring.player_selectors import compute_lines, player_page
+from scoring.player_selectors import player_page
 from submissions import services as hand_services
 from tests.factories import RoundFactory
 
@@ -107,16 +107,19 @@ def test_player_page_lists_revealed_rounds_with_stored_and_computed_lines(
     assert "Black Lotus" in body
 
 
-def test_compute_lines_agrees_with_compute_tally_for_many_rounds_at_once(revealed_round, moderator):
+def test_compute_tallies_agrees_with_compute_tally_for_many_rounds_at_once(revealed_round, moderator):
     rounds = []
     for size, results in [(3, THREE), (4, {(1, 2): (1, 4), (3, 4): (2, 2), (1, 4): (6, 0)}), (2, {})]:
         round_, _ = revealed_round(size)
         play(round_, moderator, results)
         rounds.append(round_)
-    lines = compute_lines([round_.pk for round_ in rounds])
+    lines = services.compute_tallies([round_.pk for round_ in rounds])
     for round_ in rounds:
         for line in services.compute_tally(round_.pk):
-            assert lines[line.hand.pk] == (line.points, line.opponents, line.league_points, line.rank)
+            found = lines[line.hand.pk]
+            assert (found.points, found.opponents, found.league_points, found.rank) == (
+                line.points, line.opponents, line.league_points, line.rank,
+            )  # fmt: skip
 
 
 def test_username_is_case_insensitive_and_unknown_is_404(revealed_round, client):
