@@ -240,7 +240,6 @@ def _announce_deadline(round_):
 # Round operations -------------------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def next_round_number(league):
     """The number of the league's next round; call inside the transaction that creates it. The league row is
     locked, so numbers are handed out one at a time."""
@@ -248,6 +247,7 @@ def next_round_number(league):
     return (league.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
 
 
+@transaction.atomic
 def create_round(*, actor, league, now, open_now=False, **rules):
     """A new round of `league`, numbered after the league's last one; opened at once when `open_now`."""
     errors = {}

@@ -128,3 +128,22 @@ def test_moderator_page_queries_do_not_grow_with_hands(revealed_round, client, m
         counts.append(len(ctx.captured_queries))
         assert response.status_code == 200
     assert counts[0] == counts[1], counts
+
+
+def test_match_page_queries_do_not_grow_with_hands_or_reports(
+    revealed_round, client, moderator, make_players
+):
+    counts = []
+    for size in (3, 20):
+        round_, players = revealed_round(size)
+        match = match_between(round_, 1, 2)
+        for points in ((6, 0), (4, 1), (2, 2))[: 1 if size == 3 else 3]:
+            services.report_match(
+                reporter=players[0], match_id=match.pk, points_a=points[0], points_b=points[1]
+            )
+        client.force_login(moderator)
+        client.get(f"/matches/{match.pk}/")
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(f"/matches/{match.pk}/").status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1], counts
