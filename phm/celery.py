@@ -2,7 +2,7 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "phm.settings")
 
@@ -11,3 +11,12 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # The project package is not an installed app; its own tasks (phm.tasks) are registered explicitly.
 app.autodiscover_tasks(["phm"])
+
+
+@signals.worker_init.connect
+def limit_task_database_sessions(**kwargs):
+    """Database sessions opened by this worker (and its forked children) give up on locks and long
+    statements, so a task blocked behind a lock fails, is retried, and never holds a round for ever."""
+    from phm import db_sessions
+
+    db_sessions.limit_sessions_of_this_process()

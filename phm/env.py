@@ -1,6 +1,7 @@
 """Small, strict readers for settings that come from the environment."""
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -60,3 +61,19 @@ def resolve_secret_key(debug, environ=None):
         "SECRET_KEY is not set. Set the SECRET_KEY environment variable (any long random string), "
         "or set DEBUG=1 for local development."
     )
+
+
+REDIS_DATABASES = 16  # Redis's default `databases` setting
+
+
+def next_redis_database(url):
+    """The same Redis server as `url` with the next database number (the last one wraps to the one before it):
+    the default home of the cache, apart from the broker's queue in `url`'s own database."""
+    parts = urlsplit(url)
+    path = parts.path.strip("/")
+    try:
+        number = int(path) if path else 0
+    except ValueError:
+        raise ImproperlyConfigured(f"REDIS_URL must end in a database number, not {url!r}.") from None
+    following = number + 1 if number + 1 < REDIS_DATABASES else number - 1
+    return urlunsplit(parts._replace(path=f"/{following}"))

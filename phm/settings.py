@@ -8,7 +8,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from .env import env_bool, env_int, env_list, env_str, resolve_secret_key
+from .env import env_bool, env_int, env_list, env_str, next_redis_database, resolve_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "rounds",
     "submissions",
     "scoring",
+    "outbox",
 ]
 
 MIDDLEWARE = [
@@ -73,32 +74,60 @@ TEMPLATES = [
 ]
 
 # Database: DATABASE_URL (postgres://user:pass@host:5432/name) or the SQLite file in the project folder.
+# CONN_MAX_AGE 0 (a connection per request) by default: when PostgreSQL runs out of connections, idle
+# persistent connections held by other threads would keep new requests failing for as long as they live;
+# per-request connections free themselves at once, so the site recovers within seconds. Raise DB_CONN_MAX_AGE
+# only when web workers * threads + worker concurrency + beat stays well below max_connections (README).
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # A server that does not answer must not hold a request for minutes.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+# Work done by Celery tasks gives up instead of waiting for ever on a lock (phm.celery sets these on the
+# worker's sessions); the task is then retried. Web requests keep PostgreSQL's defaults.
+DB_TASK_LOCK_TIMEOUT = env_int("DB_TASK_LOCK_TIMEOUT", 10)
+DB_TASK_STATEMENT_TIMEOUT = env_int("DB_TASK_STATEMENT_TIMEOUT", 100)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Redis, when configured, is the Celery broker and the cache; without it tasks run eagerly in-process.
+# Redis, when configured, is the Celery broker (REDIS_URL) and the cache (REDIS_CACHE_URL: by default the
+# same server, next database number, so clearing the cache never drops the task queue). Without it tasks run
+# eagerly in-process and the cache is local memory. Redis is an accelerator, never a dependency of a write:
+# the cache ignores connection errors (reads miss, writes are skipped), publishing a task fails fast and is
+# logged (phm.tasks.publish), and the beat backstops below catch up once Redis is back.
 REDIS_URL = env_str("REDIS_URL") or None
-if REDIS_URL:
+REDIS_CACHE_URL = env_str("REDIS_CACHE_URL") or (next_redis_database(REDIS_URL) if REDIS_URL else None)
+REDIS_SOCKET_TIMEOUT = 0.5  # seconds; a Redis that does not answer is treated as down, quickly
+if REDIS_CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": REDIS_CACHE_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "phm"),
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": REDIS_SOCKET_TIMEOUT,
+                "SOCKET_TIMEOUT": REDIS_SOCKET_TIMEOUT,
+            },
         }
     }
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+    DJANGO_REDIS_LOGGER = "phm.cache"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "phm"}}
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Results are kept only for the tasks that ask for them (phm.ping); nothing reads the others'.
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -106,12 +135,35 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Every task gives up in time (soft: an exception it can clean up after; hard: the child is killed) — well
+# before the broker's visibility timeout, so a task still running is never handed to a second worker.
+CELERY_TASK_SOFT_TIME_LIMIT = 90
+CELERY_TASK_TIME_LIMIT = 120
+# Exact-time tasks are only ever scheduled for moments at most TASK_ETA_HORIZON seconds away (phm.tasks); the
+# backstops schedule the rest when they come near. Redis hands an unacknowledged message (a worker killed
+# with SIGKILL) to another worker after the visibility timeout, and would also re-deliver every copy of a
+# task whose countdown outlasts it: so the timeout must exceed the horizon plus the hard time limit, and it is
+# kept short otherwise so a stranded message comes back within minutes, not an hour.
+TASK_ETA_HORIZON = 120
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 600,
+    "socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_timeout": 5,
+    # Publishing is not retried by kombu: no request waits on a broker that is down (phm.tasks.publish).
+    "max_retries": 0,
+}
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_SOCKET_TIMEOUT
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The backstops: idempotent catch-up for whatever exact-time tasks were lost with a broker or worker.
+BACKSTOP_INTERVAL = env_int("BACKSTOP_INTERVAL", 60)
 CELERY_BEAT_SCHEDULE = {
-    # Backstop for the exact-time reveal tasks (submissions.signals):
-    # idempotent, so running it often is harmless.
-    "reveal-due-rounds": {"task": "submissions.reveal_due_rounds", "schedule": 60.0},
-    # Backstop for the match-table and tally tasks (scoring.signals, scoring.tasks.schedule_tally).
-    "score-due-rounds": {"task": "scoring.score_due_rounds", "schedule": 60.0},
+    # Reveals rounds past their deadline and schedules the exact-time reveal of rounds about to reach it.
+    "reveal-due-rounds": {"task": "submissions.reveal_due_rounds", "schedule": float(BACKSTOP_INTERVAL)},
+    # Match tables nobody built, tallies behind their results (scoring.tasks).
+    "score-due-rounds": {"task": "scoring.score_due_rounds", "schedule": float(BACKSTOP_INTERVAL)},
+    # Outbox messages still pending: queued while Redis was down, or waiting for a retry (outbox.tasks).
+    "send-pending-messages": {"task": "outbox.send_pending", "schedule": float(BACKSTOP_INTERVAL)},
 }
 # Seconds a tally waits after a result changes, so a burst of reports is tallied once.
 SCORING_TALLY_DELAY = 2
@@ -151,7 +203,15 @@ EMAIL_PORT = env_int("EMAIL_PORT", 25)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
+# Seconds an SMTP server may take to answer; mail is sent by workers (outbox), never inside a request.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH") or str(BASE_DIR / "sent-mail")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "PHM Moderator <phm@localhost>")
+# The outbox (outbox app): attempts before a message is marked failed, and the first retry's delay in seconds
+# (doubling each time, at most an hour).
+OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 12)
+OUTBOX_RETRY_DELAY = env_int("OUTBOX_RETRY_DELAY", 15)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Where links in emails point, e.g. https://phm.example.org (empty: links are site-relative paths).
 SITE_URL = env_str("SITE_URL", "")

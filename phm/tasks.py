@@ -1,9 +1,46 @@
-"""Tasks that belong to the project as a whole rather than to one app."""
+"""Tasks that belong to the project as a whole, and the one way the apps hand work to the workers.
+
+Work is published after the commit that caused it (callers use transaction.on_commit) and by primary key.
+Publishing never fails the caller: a broker that is down costs a logged error and well under a second
+(CELERY_BROKER_TRANSPORT_OPTIONS), and the beat backstops do the work once Redis is back. Nothing is scheduled
+further ahead than TASK_ETA_HORIZON, so no message outlives the broker's visibility timeout.
+"""
+
+import logging
+from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
 
 
-@shared_task(name="phm.ping")
+def publish(task, *args, countdown=None, eta=None):
+    """Send `task(*args)` to the workers; False (logged) when the broker cannot take it."""
+    timing = {key: value for key, value in {"countdown": countdown, "eta": eta}.items() if value is not None}
+    try:
+        task.apply_async(args=list(args), **timing)
+    except Exception:  # kombu, redis and socket errors alike: the backstop covers every one of them
+        logger.exception("Could not publish %s%r; the backstop will do it", task.name, tuple(args))
+        return False
+    return True
+
+
+def within_horizon(moment, now=None):
+    """Whether an exact-time task for `moment` may be scheduled now (see TASK_ETA_HORIZON in settings)."""
+    now = now or timezone.now()
+    return moment <= now + timedelta(seconds=settings.TASK_ETA_HORIZON)
+
+
+def publish_at(task, moment, *args, now=None):
+    """`task(*args)` at `moment` if that is near; otherwise nothing now: a backstop schedules it later."""
+    if not within_horizon(moment, now):
+        return False
+    return publish(task, *args, eta=moment)
+
+
+@shared_task(name="phm.ping", ignore_result=False)
 def ping(payload):
     """Echo the payload back: lets /healthz-style checks and tests prove a worker consumes the queue."""
     return {"pong": payload}

@@ -1,21 +1,21 @@
-"""E-mails about results: a dispute opened, a challenge made, a challenge answered. Sent after the commit; the
-same facts are on the match page, so a lost e-mail loses nothing."""
+"""E-mails about results: a dispute opened, a challenge made, a challenge answered. Queued in the outbox
+inside the transaction that makes the change (call these there); workers send them after the commit."""
 
-from django.core.mail import send_mass_mail
-from django.template.loader import render_to_string
 from django.urls import reverse
 
+from outbox import services as outbox
 from phm.links import site_url
 
 from .models import Challenge, Match
 
 
-def _send(subject, template, context, users):
-    addresses = sorted({user.email for user in users if user.email})
-    if not addresses:
-        return
-    body = render_to_string(template, context)
-    send_mass_mail([(subject, body, None, [address]) for address in addresses])
+def _send(kind, subject, template, context, users):
+    recipients = {user.pk: user for user in users}.values()  # one message per person, even in two roles
+    round_ = context["round"]
+    outbox.queue(
+        outbox.email(kind=kind, user=user, subject=subject, template=template, context=context, round_=round_)
+        for user in recipients
+    )
 
 
 def _match(match_id):
@@ -38,7 +38,13 @@ def _subject(match, what):
 def dispute_opened(match_id):
     match = _match(match_id)
     players = [match.hand_a.player, match.hand_b.player]
-    _send(_subject(match, "results differ"), "scoring/email/dispute.txt", _context(match), players)
+    _send(
+        "match.dispute",
+        _subject(match, "results differ"),
+        "scoring/email/dispute.txt",
+        _context(match),
+        players,
+    )
 
 
 def challenge_opened(challenge_id):
@@ -46,7 +52,13 @@ def challenge_opened(challenge_id):
     match = _match(challenge.match_id)
     players = [match.hand_a.player, match.hand_b.player]
     context = _context(match, challenge=challenge)
-    _send(_subject(match, "result challenged"), "scoring/email/challenge_opened.txt", context, players)
+    _send(
+        "match.challenge",
+        _subject(match, "result challenged"),
+        "scoring/email/challenge_opened.txt",
+        context,
+        players,
+    )
 
 
 def challenge_resolved(challenge_id):
@@ -55,4 +67,4 @@ def challenge_resolved(challenge_id):
     people = [match.hand_a.player, match.hand_b.player, challenge.challenger]
     context = _context(match, challenge=challenge)
     subject = _subject(match, f"challenge {challenge.get_state_display().lower()}")
-    _send(subject, "scoring/email/challenge_resolved.txt", context, people)
+    _send("match.challenge_resolved", subject, "scoring/email/challenge_resolved.txt", context, people)

@@ -7,8 +7,14 @@ import logging
 from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
+from django.db import OperationalError
+
+from phm.tasks import publish
 
 from . import services
+
+# A lock timeout (the worker's database sessions have one) is retried; anything else waits for the backstop.
+RETRY_ON_LOCKS = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
 
 logger = logging.getLogger(__name__)
 
@@ -17,7 +23,7 @@ def _tally_key(round_id):
     return f"scoring:tally-scheduled:{round_id}"
 
 
-@shared_task(name="scoring.build_match_table")
+@shared_task(name="scoring.build_match_table", **RETRY_ON_LOCKS)
 def build_match_table(round_id):
     tally = services.build_match_table(round_id)
     if tally is not None:
@@ -25,7 +31,7 @@ def build_match_table(round_id):
     return tally is not None
 
 
-@shared_task(name="scoring.tally_round")
+@shared_task(name="scoring.tally_round", **RETRY_ON_LOCKS)
 def tally_round(round_id):
     # Cleared first: a change committed while this runs schedules the next run instead of being lost.
     cache.delete(_tally_key(round_id))
@@ -44,13 +50,16 @@ def score_due_rounds():
     return {"built": built, "tallied": tallied}
 
 
+def tally_guard_seconds():
+    """How long one scheduled tally stands for the next changes: its countdown and a little more. A tally
+    lost with a worker or the broker lets the next change schedule another within seconds."""
+    return settings.SCORING_TALLY_DELAY + 10
+
+
 def schedule_tally(round_id):
     """One tally run per round per burst of changes: the first change after a run schedules the next one."""
-    if not cache.add(_tally_key(round_id), 1, timeout=300):
+    if cache.add(_tally_key(round_id), 1, timeout=tally_guard_seconds()) is False:
         return
-    try:
-        tally_round.apply_async(args=[round_id], countdown=settings.SCORING_TALLY_DELAY)
-    except Exception:
+    if not publish(tally_round, round_id, countdown=settings.SCORING_TALLY_DELAY):
+        # Pages compute stale tallies, and the backstop stores them; the next change may try again.
         cache.delete(_tally_key(round_id))
-        # A broker outage must not fail the change: pages compute stale tallies, and the backstop stores them.
-        logger.exception("Could not schedule the tally of round %s", round_id)

@@ -8,13 +8,12 @@ reveal can therefore never interleave, and a request that waited for the lock pa
 import logging
 from dataclasses import dataclass
 
-from django.core.mail import send_mail
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, sql
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from outbox import services as outbox
 from phm.links import site_url
 from rounds.catalog.resolve import resolve_name
 from rounds.legality import check_hand, rules_for_round
@@ -247,24 +246,25 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
             after={"version": version.number, "commitment": version.commitment, "flagged": False},
             note="The change lifted the moderator's flag." if unflagged else "",
         )
-        _save_submission(hand, version, entry)
-        if player.email:
-            version_id = version.pk
-            transaction.on_commit(lambda: send_receipt(version_id), robust=True)
+        receipt = receipt_message(version, hand, round_)
+        _save_submission(hand, version, entry, receipt)
     return Submission(hand=hand, version=version, created=created, changed=True)
 
 
-def _save_submission(hand, version, entry):
-    """Write a submission: the hand's new name and flag, its new version and the audit entry.
+def _save_submission(hand, version, entry, receipt=None):
+    """Write a submission: the hand's new name and flag, its new version, the audit entry and the receipt's
+    outbox message (None: the player has no e-mail address).
 
-    On PostgreSQL in one statement (two data-modifying CTEs and the version's INSERT), with the SQL and values
-    Django's own compilers produce for `hand.save(update_fields=…)`, `version.save()` and `entry.save()`;
-    elsewhere by those three calls. The three rows are independent of each other (the old version was lowered
-    before), so their order inside the statement does not matter."""
+    On PostgreSQL in one statement (data-modifying CTEs and the version's INSERT), with the SQL and values
+    Django's own compilers produce for `hand.save(update_fields=…)`, `version.save()`, `entry.save()` and
+    `receipt.save()`; elsewhere by those calls. The rows are independent of each other (the old version was
+    lowered before), so their order inside the statement does not matter."""
     if connection.vendor != "postgresql":
         hand.save(update_fields=["name", "flagged", "updated_at"])
         version.save(force_insert=True)
         entry.save(force_insert=True)
+        if receipt is not None:
+            outbox.queue([receipt])
         return
     hand.updated_at = timezone.now()  # what auto_now does on save()
     update = sql.UpdateQuery(Hand)
@@ -273,13 +273,23 @@ def _save_submission(hand, version, entry):
     update_sql, update_params = update.get_compiler(connection=connection).as_sql()
     audit_sql, audit_params = _insert_sql(entry)
     version_sql, version_params = _insert_sql(version, returning=True)
+    ctes = [f'"hand_update" AS ({update_sql})', f'"audit_insert" AS ({audit_sql})']
+    params = [*update_params, *audit_params]
+    if receipt is not None:
+        receipt_sql, receipt_params = _insert_sql(receipt, returning=True)
+        ctes.append(f'"receipt_insert" AS ({receipt_sql})')
+        params.extend(receipt_params)
+        version_sql += ', (SELECT "id" FROM "receipt_insert")'  # after the version's RETURNING "id"
     with connection.cursor() as cursor:
-        cursor.execute(
-            f'WITH "hand_update" AS ({update_sql}), "audit_insert" AS ({audit_sql}) {version_sql}',
-            [*update_params, *audit_params, *version_params],
-        )
-        version.pk = cursor.fetchone()[0]
-    for saved in (version, entry):
+        cursor.execute(f"WITH {', '.join(ctes)} {version_sql}", [*params, *version_params])
+        row = cursor.fetchone()
+    version.pk = row[0]
+    saved_rows = [version, entry]
+    if receipt is not None:
+        receipt.pk = row[1]
+        saved_rows.append(receipt)
+        outbox.send_after_commit([receipt.pk])
+    for saved in saved_rows:
         saved._state.adding = False
         saved._state.db = connection.alias
 
@@ -335,44 +345,41 @@ def _new_version(hand, round_, player, name, cards, attested, moment, previous, 
 # Mail -------------------------------------------------------------------------------------------------------
 
 
-def send_receipt(version_id):
-    """The receipt by email: the same hand, time, version and commitment as the receipt page."""
-    version = HandVersion.objects.select_related("hand__round__league", "hand__player").get(pk=version_id)
-    player = version.hand.player
-    if not player.email:
-        return
-    round_ = version.hand.round
+def receipt_message(version, hand, round_):
+    """The receipt by e-mail (unsaved outbox message, or None without an address): the same hand, time,
+    version and commitment as the receipt page. Secret: it lists the cards."""
     context = {
         "version": version,
-        "hand": version.hand,
+        "hand": hand,
         "round": round_,
         "url": site_url(reverse("submissions:receipt", args=[round_.pk, version.number])),
     }
-    send_mail(
+    return outbox.email(
+        kind="hand.receipt",
+        user=hand.player,
         subject=f"[PHM] Your hand for round {round_.code}, version {version.number}",
-        message=render_to_string("submissions/email/receipt.txt", context),
-        from_email=None,
-        recipient_list=[player.email],
+        template="submissions/email/receipt.txt",
+        context=context,
+        round_=round_,
+        secret=True,
     )
 
 
-def send_review_notice(review_id):
-    review = HandReview.objects.select_related("hand__round__league", "hand__player").get(pk=review_id)
-    player = review.hand.player
-    if not player.email:
-        return
-    round_ = review.hand.round
+def review_message(review, hand, round_):
     context = {
         "review": review,
-        "hand": review.hand,
+        "hand": hand,
         "round": round_,
         "url": site_url(reverse("submissions:my-hand", args=[round_.pk])),
     }
-    send_mail(
+    return outbox.email(
+        kind="hand.review",
+        user=hand.player,
         subject=f"[PHM] A moderator reviewed your hand for round {round_.code}",
-        message=render_to_string("submissions/email/review.txt", context),
-        from_email=None,
-        recipient_list=[player.email],
+        template="submissions/email/review.txt",
+        context=context,
+        round_=round_,
+        secret=True,
     )
 
 
@@ -422,8 +429,7 @@ def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=
             hand=hand, action=action, message=message or after.get("notice", ""), moderator=actor
         )
         log_action(hand, f"hand.{action}", actor=actor, before=before, after=after, note=message)
-        review_id = review.pk
-        transaction.on_commit(lambda: send_review_notice(review_id), robust=True)
+        outbox.queue([review_message(review, hand, round_)])
     return hand
 
 
@@ -500,6 +506,15 @@ def reveal_round(round_id, now=None):
             lambda: signals.round_revealed.send(sender=Round, round_id=round_id), robust=True
         )
     return True
+
+
+def rounds_nearing_deadline(now, within):
+    """(round id, deadline) of open rounds whose deadline falls in (now, now + within]."""
+    return list(
+        Round.objects.filter(state=RoundState.OPEN, deadline__gt=now, deadline__lte=now + within).values_list(
+            "pk", "deadline"
+        )
+    )
 
 
 def rounds_due_for_reveal(now=None):

@@ -2,24 +2,52 @@
 materialise what pages already derive from the clock, and both are idempotent."""
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
+from django.db import OperationalError
+from django.utils import timezone
+
+from phm.tasks import publish_at
 
 from . import services
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="submissions.reveal_round")
+@shared_task(
+    name="submissions.reveal_round", autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5
+)
 def reveal_round(round_id):
-    """Scheduled with eta=deadline when a round opens or its deadline moves."""
+    """Scheduled with eta=deadline when the deadline is near (phm.tasks.publish_at). A lock timeout (the
+    worker's sessions have one) retries it."""
     return services.reveal_round(round_id)
 
 
 @shared_task(name="submissions.reveal_due_rounds")
 def reveal_due_rounds():
-    """Every minute (CELERY_BEAT_SCHEDULE): catches exact-time tasks lost with a broker or worker restart."""
+    """Every BACKSTOP_INTERVAL: reveals rounds past their deadline (exact-time tasks lost with a broker or a
+    worker), and schedules the exact-time reveal of rounds whose deadline is now within the horizon."""
     revealed = [round_id for round_id in services.rounds_due_for_reveal() if services.reveal_round(round_id)]
     if revealed:
         logger.info("Revealed rounds %s", revealed)
-    return revealed
+    scheduled = schedule_near_reveals()
+    return {"revealed": revealed, "scheduled": scheduled}
+
+
+def schedule_near_reveals(now=None):
+    """Exact-time reveals for deadlines within TASK_ETA_HORIZON, once per round and deadline (the cache key
+    only saves a duplicate: a second task would find the round revealed and do nothing)."""
+    now = now or timezone.now()
+    scheduled = []
+    for round_id, deadline in services.rounds_nearing_deadline(
+        now, timedelta(seconds=settings.TASK_ETA_HORIZON)
+    ):
+        key = f"submissions:reveal-scheduled:{round_id}:{deadline.timestamp()}"
+        if cache.add(key, 1, timeout=2 * settings.TASK_ETA_HORIZON) is False:
+            continue
+        if publish_at(reveal_round, deadline, round_id, now=now):
+            scheduled.append(round_id)
+    return scheduled

@@ -75,6 +75,7 @@ ACTION_LABELS = {
     "hand.rename": "Hand renamed",
     "hand.disqualify": "Hand disqualified",
     "hand.replace": "Hand replaced by a similar hand",
+    "mail.retried": "Message sent again by a moderator",
 }
 
 

@@ -148,8 +148,7 @@ def _after_change(match, action, actor, before, *, note="", extra=None):
         match, action, actor=actor, before=before, after={**_snapshot(match), **(extra or {})}, note=note
     )
     if match.status == "disputed" and previous_status != "disputed":
-        match_id = match.pk
-        transaction.on_commit(lambda: notifications.dispute_opened(match_id), robust=True)
+        notifications.dispute_opened(match.pk)
 
 
 # Reports ----------------------------------------------------------------------------------------------------
@@ -308,8 +307,7 @@ def challenge_match(*, challenger, match_id, reason, now=None):
         _after_change(
             match, "match.challenged", challenger, before, note=reason, extra={"challenge": challenge.pk}
         )
-        challenge_id = challenge.pk
-        transaction.on_commit(lambda: notifications.challenge_opened(challenge_id), robust=True)
+        notifications.challenge_opened(challenge.pk)
     return challenge
 
 
@@ -348,7 +346,7 @@ def resolve_challenge(*, actor, challenge_id, decision, points_a=None, points_b=
         _after_change(
             match, f"challenge.{decision}", actor, before, note=note, extra={"challenge": challenge.pk}
         )
-        transaction.on_commit(lambda: notifications.challenge_resolved(challenge_id), robust=True)
+        notifications.challenge_resolved(challenge_id)
     return challenge
 
 

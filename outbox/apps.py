@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class OutboxConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "outbox"
+    verbose_name = "Outbox"

@@ -1,0 +1,61 @@
+"""The outbox (DESIGN.md §3): everything sent to people is first a row, written in the same transaction as the
+change that causes it, then delivered by workers with retries. A change that commits is never without its
+message, and a message is never sent for a change that rolled back."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Message(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+
+    kind = models.CharField(max_length=50, help_text='What the message is about, e.g. "hand.receipt".')
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    to_address = models.EmailField(max_length=254)
+    subject = models.CharField(max_length=255)
+    body = models.TextField()
+    # For moderators' view of undelivered mail, and to keep it secret where it must be.
+    league = models.ForeignKey(
+        "rounds.League", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    round = models.ForeignKey(
+        "rounds.Round", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    secret = models.BooleanField(
+        default=False,
+        help_text="The body tells a hand's secrets: only its recipient (and administrators) may read it.",
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "sent", "failed"]), name="outbox_message_known_state"
+            ),
+            models.CheckConstraint(
+                condition=Q(state="sent", sent_at__isnull=False)
+                | (~Q(state="sent") & Q(sent_at__isnull=True)),
+                name="outbox_message_sent_when_sent",
+            ),
+        ]
+        indexes = [
+            # The backstop's question: what is due? Only pending rows, a small part of the table.
+            models.Index(fields=["next_attempt_at"], condition=Q(state="pending"), name="outbox_message_due"),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} to {self.to_address} ({self.state})"

@@ -1,0 +1,187 @@
+"""Queue messages inside the transaction that causes them; deliver them from workers, once per attempt.
+
+Delivery holds the message's row lock (FOR UPDATE SKIP LOCKED) while it talks to the mail server, so two tasks
+for the same message — a retry and the backstop, or a re-delivered broker message — never both send it: the
+second finds the row locked or already sent and does nothing. The one case that can repeat a message is a
+worker killed after the server accepted it and before the commit: mail is at least once, never lost.
+"""
+
+import logging
+import smtplib
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from rounds.models.audit import log_action
+
+from .models import Message
+
+logger = logging.getLogger(__name__)
+
+MAX_RETRY_DELAY = 3600  # seconds: an hour between attempts at most
+MAX_ERROR_LENGTH = 2000
+DELIVERY_BATCH = 500
+DELIVERY_TIME_BUDGET = 60  # seconds a backstop run may spend sending, well inside the task's time limit
+
+
+# Queueing ---------------------------------------------------------------------------------------------------
+
+
+def email(*, kind, user, subject, template, context, round_=None, league=None, secret=False):
+    """An unsaved e-mail to `user`, its body rendered now (what was true at the change), or None when the user
+    has no address. `secret`: the body tells what only its recipient may know before the deadline."""
+    if not user.email:
+        return None
+    if round_ is not None and league is None:
+        league = round_.league
+    return Message(
+        kind=kind,
+        recipient=user,
+        to_address=user.email,
+        subject=subject[: Message._meta.get_field("subject").max_length],
+        body=render_to_string(template, context),
+        round=round_,
+        league=league,
+        secret=secret,
+    )
+
+
+def queue(messages):
+    """Save the messages in the caller's transaction; they are handed to the workers once it commits."""
+    messages = [message for message in messages if message is not None]
+    if not messages:
+        return []
+    Message.objects.bulk_create(messages)
+    send_after_commit([message.pk for message in messages])
+    return messages
+
+
+def send_after_commit(message_ids):
+    """Publish one delivery task per message after the commit (a rollback sends nothing). If the broker is
+    down the messages stay pending and the backstop sends them."""
+    from phm.tasks import publish
+
+    from .tasks import send_message
+
+    ids = list(message_ids)
+    transaction.on_commit(lambda: [publish(send_message, message_id) for message_id in ids], robust=True)
+
+
+# Delivery ---------------------------------------------------------------------------------------------------
+
+
+def retry_delay(attempts):
+    """Seconds before the next attempt after `attempts` failed ones: OUTBOX_RETRY_DELAY, doubling, ≤ 1 h."""
+    return min(settings.OUTBOX_RETRY_DELAY * 2 ** max(attempts - 1, 0), MAX_RETRY_DELAY)
+
+
+def is_permanent(error):
+    """Errors that no retry can cure: the server refused the recipients or the message itself (5xx)."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    return isinstance(error, smtplib.SMTPDataError) and error.smtp_code >= 500
+
+
+def deliver(message_id, *, connection=None, now=None):
+    """Try to send one message now. Returns "sent", "retry", "failed" or "skipped" (already sent, given up,
+    not due yet, or being sent by another worker this instant)."""
+    with transaction.atomic():
+        message = (
+            Message.objects.select_for_update(skip_locked=True)
+            .filter(pk=message_id, state=Message.State.PENDING, next_attempt_at__lte=now or timezone.now())
+            .first()
+        )
+        if message is None:
+            return "skipped"
+        try:
+            _send(message, connection)
+        except Exception as error:  # any failure leaves the message pending, with what went wrong
+            return _record_failure(message, error)
+        message.state, message.sent_at = Message.State.SENT, timezone.now()
+        message.attempts += 1
+        message.last_attempt_at = message.sent_at
+        message.save(update_fields=["state", "sent_at", "attempts", "last_attempt_at"])
+        return "sent"
+
+
+def _send(message, connection):
+    mail = EmailMessage(
+        subject=message.subject,
+        body=message.body,
+        to=[message.to_address],
+        connection=connection or get_connection(fail_silently=False),
+        headers={"X-PHM-Message": str(message.pk)},
+    )
+    mail.send(fail_silently=False)
+
+
+def _record_failure(message, error):
+    moment = timezone.now()
+    message.attempts += 1
+    message.last_attempt_at = moment
+    message.last_error = f"{type(error).__name__}: {error}"[:MAX_ERROR_LENGTH]
+    if is_permanent(error) or message.attempts >= settings.OUTBOX_MAX_ATTEMPTS:
+        message.state = Message.State.FAILED
+        outcome = "failed"
+        logger.error("Gave up on message %s after %s attempts: %s", message.pk, message.attempts, error)
+    else:
+        message.next_attempt_at = moment + timedelta(seconds=retry_delay(message.attempts))
+        outcome = "retry"
+        logger.warning("Message %s not sent (attempt %s): %s", message.pk, message.attempts, error)
+    message.save(update_fields=["attempts", "last_attempt_at", "last_error", "state", "next_attempt_at"])
+    return outcome
+
+
+def due_message_ids(now=None, limit=DELIVERY_BATCH):
+    return list(
+        Message.objects.filter(state=Message.State.PENDING, next_attempt_at__lte=now or timezone.now())
+        .order_by("next_attempt_at", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def deliver_due(now=None, time_budget=DELIVERY_TIME_BUDGET):
+    """Send what is due, over one mail connection. Stops at the first message that could not be sent (the
+    server is probably down: the rest would only wait for the same timeout) or when the time is up."""
+    counts = {"sent": 0, "retry": 0, "failed": 0, "skipped": 0}
+    started = time.monotonic()
+    connection = get_connection(fail_silently=False)
+    try:
+        for message_id in due_message_ids(now):
+            outcome = deliver(message_id, connection=connection, now=now)
+            counts[outcome] += 1
+            if outcome == "retry" or time.monotonic() - started > time_budget:
+                break
+    finally:
+        connection.close()
+    return counts
+
+
+# Moderators -------------------------------------------------------------------------------------------------
+
+
+def retry_now(messages, actor):
+    """Send failed or waiting messages again at once, with a fresh set of attempts; audited."""
+    retried = []
+    with transaction.atomic():
+        for message in (
+            Message.objects.select_for_update()
+            .filter(pk__in=[message.pk for message in messages])
+            .exclude(state=Message.State.SENT)
+        ):
+            before = {"state": message.state, "attempts": message.attempts}
+            message.state, message.attempts, message.next_attempt_at = (
+                Message.State.PENDING,
+                0,
+                timezone.now(),
+            )
+            message.save(update_fields=["state", "attempts", "next_attempt_at"])
+            log_action(message, "mail.retried", actor=actor, before=before, after={"state": message.state})
+            retried.append(message.pk)
+        send_after_commit(retried)
+    return retried
