@@ -13,6 +13,7 @@ COPY accounts ./accounts
 COPY rounds ./rounds
 COPY submissions ./submissions
 COPY scoring ./scoring
+COPY outbox ./outbox
 RUN pip install .
 COPY . .
 
@@ -23,4 +24,6 @@ RUN useradd --create-home --uid 1000 phm && chown -R phm /app
 USER phm
 
 EXPOSE 8000
-CMD ["gunicorn", "phm.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# gunicorn.conf.py reads WEB_CONCURRENCY, GUNICORN_THREADS, GUNICORN_TIMEOUT and PORT (README: Configuration).
+# docker-compose.yml runs the worker, beat and the one-shot migrate from this same image with other commands.
+CMD ["gunicorn", "--config", "/app/gunicorn.conf.py"]
