@@ -3,11 +3,19 @@
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from rest_framework import exceptions
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from .views import RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL, database_unavailable
 
 
 def exception_handler(exc, context):
-    """Errors as `{"detail", "code"}`; field errors of a 400 stay as DRF shapes them."""
+    """Errors as `{"detail", "code"}`; field errors of a 400 stay as DRF shapes them. A database that is down
+    or out of connections is a 503 (phm.views.database_unavailable), as on the pages."""
+    if database_unavailable(exc):
+        response = Response({"detail": UNAVAILABLE_DETAIL, "code": "unavailable"}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

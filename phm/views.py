@@ -1,6 +1,9 @@
 """Project-level pages: home and error pages."""
 
-from django.http import HttpResponseServerError, JsonResponse
+import sys
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils import timezone
@@ -27,7 +30,34 @@ def page_not_found(request, exception=None):
     return render(request, "404.html", status=404)
 
 
+# Seconds a client is told to wait after a 503 before trying again.
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE_DETAIL = (
+    "The site is too busy or its database is unreachable right now; nothing was saved. "
+    "Try again in a few seconds."
+)
+
+
+def database_unavailable(error):
+    """Connection refused or lost, too many connections, a lock or statement timeout: nothing is wrong with
+    the request, so it is a 503 to retry rather than a 500."""
+    return isinstance(error, OperationalError | InterfaceError)
+
+
+def service_unavailable(request):
+    if _wants_json(request):
+        response = JsonResponse({"detail": UNAVAILABLE_DETAIL, "code": "unavailable"}, status=503)
+    else:
+        # Rendered without the request, like the 500 page: the database that context processors need is down.
+        response = HttpResponse(loader.get_template("503.html").render(), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
 def server_error(request):
+    # Django calls this while handling the exception, so it is still there to look at.
+    if database_unavailable(sys.exc_info()[1]):
+        return service_unavailable(request)
     if _wants_json(request):
         return JsonResponse({"detail": "A server error occurred.", "code": "server_error"}, status=500)
     # Rendered without the request: the failure may be the database that context processors need.

@@ -26,6 +26,27 @@ def _plain_static_storage(settings):
     }
 
 
+REAL_WORKER_FIXTURES = {"celery_worker_process", "fault_stack"}
+
+
+@pytest.fixture(autouse=True)
+def _tasks_in_process(request):
+    """Tasks published by the code under test run in this process, as on the embedded default, unless the
+    test drives a real worker: otherwise, on the full stack, they would pile up in Redis for nobody (and
+    after-commit mail would never reach django.core.mail.outbox)."""
+    if REAL_WORKER_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    from phm.celery import app
+
+    was_eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = was_eager
+
+
 @pytest.fixture
 def password():
     return "correct-horse-battery-42"

@@ -7,7 +7,11 @@ from phm.tasks import ping
 
 def test_tasks_are_eager_exactly_when_there_is_no_broker():
     assert settings.CELERY_TASK_ALWAYS_EAGER is (not settings.REDIS_URL)
-    assert app.conf.task_always_eager is (not settings.REDIS_URL)
+
+
+@pytest.mark.needs_redis
+def test_with_a_broker_tasks_go_to_the_workers(celery_worker_process):
+    assert app.conf.task_always_eager is False
 
 
 def test_eager_mode_runs_tasks_in_process():
