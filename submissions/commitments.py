@@ -51,10 +51,17 @@ def commitment_for(**fields):
     return digest(canonical_text(**fields))
 
 
+def committed_round_key(version):
+    """The round id a saved HandVersion's commitment hashes: the source instance's for an imported hand."""
+    if version.commitment_round_key is not None:
+        return version.commitment_round_key
+    return version.hand.round_id
+
+
 def version_text(version):
     """The canonical text of a saved HandVersion (needs version.hand.player loaded)."""
     return canonical_text(
-        round_id=version.hand.round_id,
+        round_id=committed_round_key(version),
         username=version.hand.player.get_username(),
         version=version.number,
         name=version.name,
