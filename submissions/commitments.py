@@ -16,6 +16,9 @@ The canonical text is UTF-8, lines joined by a single line feed (no carriage ret
     nonce: <64 hexadecimal digits>
 
 and the commitment is the lowercase hexadecimal SHA-256 of those bytes. The verify page repeats this.
+
+The round id is the one the hand was submitted under: a league moved from another instance (import_league)
+keeps it in `HandVersion.commitment_round_key`, since its rounds get new ids here and the hash cannot change.
 """
 
 import hashlib

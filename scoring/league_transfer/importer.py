@@ -101,6 +101,11 @@ def create_keeping_times(model, objects):
     return objects
 
 
+def _is_key(value):
+    """A value that can name a row in the file: text or a whole number."""
+    return isinstance(value, str | int) and not isinstance(value, bool)
+
+
 class _Import:
     """One import: reads the document model by model, all rows of a model written at once, in file order (so
     the new ids keep the old order, which orderings use to break ties)."""
@@ -251,16 +256,17 @@ class _Import:
             round_ = self.rounds[round_row["number"]]
             for m, row in enumerate(list_at(round_row, "matches", f"rounds[{index}]")):
                 path = f"rounds[{index}].matches[{m}]"
-                a, b = self._hand_of(round_, row, "hand_a", path), self._hand_of(round_, row, "hand_b", path)
                 values = values_for(Match, row, self.users, path, skip={"round", "hand_a", "hand_b"})
+                a, b = self._hand_of(round_, row, "hand_a", path), self._hand_of(round_, row, "hand_b", path)
                 match = Match(round=round_, hand_a=a, hand_b=b, **values)
                 self.matches[(round_.number, row["hand_a"], row["hand_b"])] = match
                 self._add(Match, match)
 
     def _hand_of(self, round_, row, key, path):
-        hand = self.hands.get((round_.number, row.get(key)))
+        player = row.get(key)
+        hand = self.hands.get((round_.number, player)) if _is_key(player) else None
         if hand is None:
-            raise TransferFormatError(f"{path}.{key}: {row.get(key)!r} has no hand in round {round_.number}.")
+            raise TransferFormatError(f"{path}.{key}: {player!r} has no hand in round {round_.number}.")
         return hand
 
     def _match_rows(self, round_rows):
@@ -278,7 +284,7 @@ class _Import:
                         match=match, **values_for(Challenge, item, self.users, where, skip={"match"})
                     )
                     ref = item.get("ref")
-                    if ref is None or ref in self.challenges:
+                    if not _is_key(ref) or ref in self.challenges:
                         raise TransferFormatError(f"{where}.ref: each challenge needs a ref of its own.")
                     self.challenges[ref] = challenge
                     self._add(Challenge, challenge)
@@ -299,14 +305,15 @@ class _Import:
                 and isinstance(entry.after, dict)
                 and "challenge" in entry.after
             ):
-                challenge = self.challenges.get(entry.after["challenge"])
+                ref = entry.after["challenge"]
+                challenge = self.challenges.get(ref) if _is_key(ref) else None
                 entry.after = {**entry.after, "challenge": challenge.pk if challenge else None}
             self._add(AuditEntry, entry)
 
     def _subject(self, subject, path):
         """The new row an audit entry is about, from its natural key in the file."""
-        if not isinstance(subject, dict):
-            raise TransferFormatError(f"{path}: expected an object.")
+        if not isinstance(subject, dict) or not all(_is_key(value) for value in subject.values()):
+            raise TransferFormatError(f"{path}: expected an object of names and numbers.")
         model, number = subject.get("model"), subject.get("round")
         found = {
             "league": lambda: self.league,

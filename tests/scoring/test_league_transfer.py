@@ -487,3 +487,23 @@ def test_unknown_league_and_unreadable_file(db, tmp_path):
 def test_service_errors_name_the_problem(db):
     with pytest.raises(TransferFormatError, match="not a league export"):
         import_league([1, 2])
+
+
+def test_an_open_round_moves_and_takes_new_versions_that_verify_too(league, moderator, make_user):
+    alice = make_user("alice", email="alice@example.org")
+    round_ = _round_past_deadline(league, moderator, [(alice, [("Kjeld", KJELD)])], title="Still open")
+    document = export_league(league.pk)
+    flush_league(league, ["alice"])
+
+    imported = import_league(document).league.rounds.get()
+    assert imported.pk != round_.pk and imported.state == "open"
+    alice = get_user_model().objects.get(username="alice")
+    hand_services.submit_hand(player=alice, round_id=imported.pk, name="Scepter", cards=SCEPTER)
+    old, new = (
+        HandVersion.objects.filter(hand__round=imported).select_related("hand__player").order_by("number")
+    )
+    assert (old.commitment_round_key, new.commitment_round_key) == (round_.pk, None)
+    assert f"round: {round_.pk}\n" in commitments.version_text(old)
+    assert f"round: {imported.pk}\n" in commitments.version_text(new)  # made here: this round's own id
+    for version in (old, new):
+        assert commitments.matches(commitments.version_text(version), version.commitment)
