@@ -40,11 +40,15 @@ class TransferConflict(LeagueTransferError):
     """The file is fine but this instance cannot take it as it is (a league of that name exists...)."""
 
 
+def iso_time(moment):
+    return moment.astimezone(dt.UTC).isoformat()  # DjangoJSONEncoder would drop the microseconds
+
+
 def json_value(field, value):
     if value is None:
         return None
     if isinstance(field, models.DateTimeField):
-        return value.astimezone(dt.UTC).isoformat()  # DjangoJSONEncoder would drop the microseconds
+        return iso_time(value)
     if isinstance(field, models.DateField):
         return value.isoformat()
     return value

@@ -17,7 +17,7 @@ from submissions.commitments import committed_round_key
 from submissions.models import Hand, HandReview, HandsPreview, HandVersion
 
 from ..models import BonusAward, Challenge, HandTally, Match, MatchReport, RoundTally
-from .document import FORMAT, VERSION, LeagueTransferError, json_value, row_of
+from .document import FORMAT, VERSION, LeagueTransferError, iso_time, json_value, row_of
 
 # What a user is in the document; deliberately a short list, so no credential can slip in.
 USER_FIELDS = ["email", "first_name", "last_name", "date_joined"]
@@ -37,7 +37,7 @@ def export_league(league_id, *, now=None):
     return {
         "format": FORMAT,
         "version": VERSION,
-        "exported_at": json_value(Round._meta.get_field("created_at"), now or timezone.now()),
+        "exported_at": iso_time(now or timezone.now()),
         "source": {"site_url": settings.SITE_URL},
         "users": _users(usernames),
         "league": {
@@ -86,7 +86,7 @@ class _LeagueRows:
         challenges = list(Challenge.objects.filter(**in_matches).order_by("created_at", "pk"))
         self.challenges = _grouped(challenges, "match_id")
         self.subjects = self._subjects(hands, matches, challenges)
-        self.audit_trail = list(_audit_of(self.subjects).order_by("created_at", "pk"))
+        self.audit_trail = list(_audit_of(league).order_by("created_at", "pk"))
 
     def _subjects(self, hands, matches, challenges):
         """(content type id, object id) → the subject's natural key in the document."""
@@ -152,13 +152,19 @@ def _user_ids(rows):
                 yield getattr(row, field.attname)
 
 
-def _audit_of(subjects):
-    by_type = defaultdict(list)
-    for type_id, object_id in subjects:
-        by_type[type_id].append(object_id)
+def _audit_of(league):
+    """The entries about the league and its rows, by subqueries (a big round has half a million matches)."""
+    subjects = {
+        League: League.objects.filter(pk=league.pk),
+        Round: Round.objects.filter(league=league),
+        Hand: Hand.objects.filter(round__league=league),
+        Match: Match.objects.filter(round__league=league),
+        Challenge: Challenge.objects.filter(match__round__league=league),
+    }
+    types = ContentType.objects.get_for_models(*subjects, for_concrete_models=False)
     wanted = Q(pk__in=[])
-    for type_id, object_ids in by_type.items():
-        wanted |= Q(content_type_id=type_id, object_id__in=object_ids)
+    for model, rows in subjects.items():
+        wanted |= Q(content_type=types[model], object_id__in=rows.values("pk"))
     return AuditEntry.objects.filter(wanted)
 
 
