@@ -36,9 +36,8 @@ file."""
             raise CommandError(f"Nothing imported: {error}", returncode=EXIT_CONFLICT) from error
         league = result.league
         self.stdout.write(f"Imported “{league.name}” as league {league.pk}.")
-        self.stdout.write(
-            ", ".join(f"{count} {what}" for what, count in result.counts.items() if count) + "."
-        )
+        written = ", ".join(f"{what} {count}" for what, count in result.counts.items() if count)
+        self.stdout.write(f"Written: {written}.")
         if result.users_created:
             self.stdout.write(f"New users (no password yet): {', '.join(result.users_created)}.")
         if result.users_matched:
