@@ -16,6 +16,9 @@ The canonical text is UTF-8, lines joined by a single line feed (no carriage ret
     nonce: <64 hexadecimal digits>
 
 and the commitment is the lowercase hexadecimal SHA-256 of those bytes. The verify page repeats this.
+
+The round id is the one the hand was submitted under: a league moved from another instance (import_league)
+keeps it in `HandVersion.commitment_round_key`, since its rounds get new ids here and the hash cannot change.
 """
 
 import hashlib
@@ -51,10 +54,17 @@ def commitment_for(**fields):
     return digest(canonical_text(**fields))
 
 
+def committed_round_key(version):
+    """The round id a saved HandVersion's commitment hashes: the source instance's for an imported hand."""
+    if version.commitment_round_key is not None:
+        return version.commitment_round_key
+    return version.hand.round_id
+
+
 def version_text(version):
     """The canonical text of a saved HandVersion (needs version.hand.player loaded)."""
     return canonical_text(
-        round_id=version.hand.round_id,
+        round_id=committed_round_key(version),
         username=version.hand.player.get_username(),
         version=version.number,
         name=version.name,

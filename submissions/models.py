@@ -81,6 +81,14 @@ class HandVersion(models.Model):
     commitment = models.CharField(
         max_length=64, help_text="SHA-256 (hex) of the canonical text and the nonce."
     )
+    # The commitment hashes `round: <round id>`. A hand moved from another instance (import_league) keeps
+    # the id it was committed under there; empty means this database's id of the hand's round.
+    commitment_round_key = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The round id the commitment was computed with, when it is not this round's own id.",
+    )
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
