@@ -58,4 +58,4 @@ class Message(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.kind} to {self.to_address} ({self.state})"
+        return f"{self.kind} #{self.pk} ({self.state})"
