@@ -30,3 +30,35 @@ def test_round_trip_through_a_real_worker(celery_worker_process):
     # Generous: the first task waits for the worker process to boot.
     assert result.get(timeout=90) == {"pong": "through redis"}
     assert result.successful()
+
+
+@pytest.mark.needs_postgres
+@pytest.mark.django_db
+def test_worker_database_sessions_give_up_on_locks_and_long_statements(settings):
+    from django.db import connection
+
+    from phm import db_sessions
+    from tests.conftest import skip_unless
+
+    skip_unless(connection.vendor == "postgresql", "session time limits are PostgreSQL settings")
+    db_sessions._apply_limits(sender=None, connection=connection)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW lock_timeout")
+            assert cursor.fetchone()[0] == f"{settings.DB_TASK_LOCK_TIMEOUT}s"
+            cursor.execute("SHOW statement_timeout")
+            assert cursor.fetchone()[0] == f"{settings.DB_TASK_STATEMENT_TIMEOUT}s"
+            cursor.execute("SHOW idle_in_transaction_session_timeout")
+            assert cursor.fetchone()[0] == f"{settings.DB_TASK_STATEMENT_TIMEOUT}s"
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout; RESET statement_timeout; RESET idle_in_transaction_session_timeout")
+
+
+def test_the_worker_limits_its_sessions_when_it_starts():
+    from celery import signals
+
+    from phm.celery import limit_task_database_sessions
+
+    receivers = [receiver() for _, receiver in signals.worker_init.receivers]
+    assert limit_task_database_sessions in receivers
