@@ -4,7 +4,10 @@ not see, before its deadline, the receipts and review notices of that round (the
 
 from django.contrib import admin, messages
 from django.db.models import Exists, OuterRef, Q
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
+from django.utils.text import Truncator
+from django.utils.timezone import localtime
 
 from accounts.services import is_moderator
 from submissions.models import Hand
@@ -12,6 +15,13 @@ from submissions.models import Hand
 from . import services
 from .models import Message
 
+KIND_LABELS = {
+    "hand.receipt": "Hand receipt",
+    "hand.review": "Review notice",
+    "match.dispute": "Results differ",
+    "match.challenge": "Result challenged",
+    "match.challenge_resolved": "Challenge answered",
+}
 SUMMARY_FIELDS = [
     "kind",
     "recipient",
@@ -39,7 +49,8 @@ def visible_messages(user, queryset=None):
 
 @admin.register(Message)
 class MessageAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "kind", "recipient", "round", "state", "attempts", "short_error", "sent_at"]
+    list_display = ["what", "recipient", "round", "delivery", "short_error", "created_at"]
+    list_display_links = ["what"]
     list_filter = ["state", "kind"]
     list_select_related = ["recipient", "round__league"]
     search_fields = ["subject", "recipient__username"]
@@ -75,9 +86,24 @@ class MessageAdmin(admin.ModelAdmin):
     def has_retry_permission(self, request):
         return is_moderator(request.user)
 
+    @admin.display(description="Message", ordering="kind")
+    def what(self, obj):
+        return KIND_LABELS.get(obj.kind, obj.kind)
+
+    @admin.display(description="Delivery", ordering="state")
+    def delivery(self, obj):
+        attempts = f"{obj.attempts} attempt{pluralize(obj.attempts)}"
+        if obj.state == Message.State.SENT:
+            return f"Sent {localtime(obj.sent_at):%Y-%m-%d %H:%M}"
+        if obj.state == Message.State.FAILED:
+            return f"Failed after {attempts}"
+        if obj.attempts == 0:
+            return "Waiting to be sent"
+        return f"Pending after {attempts}; next try {localtime(obj.next_attempt_at):%H:%M}"
+
     @admin.display(description="Last error")
     def short_error(self, obj):
-        return obj.last_error[:80]
+        return Truncator(obj.last_error).chars(60)
 
     @admin.action(description="Send the selected messages again now", permissions=["retry"])
     def send_again(self, request, queryset):

@@ -238,7 +238,7 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "PHM Moderator API",
-    "DESCRIPTION": "Perfect Hand Magic rounds, hands, results and standings. See API.md for the contract.",
+    "DESCRIPTION": "Perfect Hand Magic rounds, hands, results and standings.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

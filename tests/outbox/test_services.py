@@ -216,3 +216,12 @@ def test_backstop_runs_on_the_beat_schedule(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["send-pending-messages"]
     assert entry == {"task": "outbox.send_pending", "schedule": float(settings.BACKSTOP_INTERVAL)}
     assert timezone.now()  # the schedule is in seconds, independent of the clock
+
+
+def test_the_file_backend_works_with_its_default_folder(open_round, alice, settings, tmp_path):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path / "sent-mail")
+    submit(alice, open_round)
+    assert services.deliver(Message.objects.get().pk) == "sent"
+    [written] = (tmp_path / "sent-mail").iterdir()
+    assert "Your hand for round" in written.read_text()
