@@ -1,7 +1,7 @@
 """Benchmark of hand submission with Redis up and down, and of mail catching up once Redis is back (issue 11).
 
     .venv/bin/python bench/faults.py [--clients 12] [--seconds 15] [--backstop-interval 60] [--mails 200]
-                                     [--workers 3] [--threads 4]
+                                     [--repeat 1] [--workers 3] [--threads 4] [--keep-logs]
 
 Needs PostgreSQL and Redis on 127.0.0.1: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/phm_bench_faults
 (created if missing; the name must start with phm_bench_faults); Redis databases 8 (broker) and 9 (cache) of
@@ -13,7 +13,7 @@ client (so every PUT also writes a receipt to the outbox and publishes its deliv
    `--seconds` of PUT /api/rounds/{id}/my-hand/ from `--clients` closed-loop clients, then samples of
    GET /api/cards/?q=bolt, GET /api/cards/resolve/?name=… (exact and fuzzy), POST /api/cards/resolve/ and
    GET /healthz. Redis DOWN: the same with both URLs on a local port that was bound and closed (nothing
-   listens).
+   listens). `--repeat N` interleaves N such pairs (the machine's load moves between phases).
    Prints throughput, p50/p99, the down/up p99 ratio (target <= 1.5x) and status codes.
 2. After each phase: every acknowledged (2xx) version must be stored, and each player's last acknowledged one
    must be their current version; prints lost / duplicated (target 0).
@@ -332,18 +332,17 @@ def log_findings(log_path, puts=0):
     return {key: value for key, value in findings.items() if value}
 
 
+def warm(port, clients):
+    """Warm every worker (the catalog index is built once per process) before measuring anything."""
+    drive(port, min(clients, 16), lambda n, c, i: request(c, "GET", "/cards/check/?name=Karakas"), seconds=4)
+
+
 def phase(name, args, env, port, submitter, log_dir):
     print(f"Phase {name}:")
-    log_path = log_dir / f"gunicorn-{name.lower()}.log"
+    log_path = log_dir / f"gunicorn-{name.lower().replace(' ', '-')}.log"
     server = start_server(port, args, env, log_path)
     try:
-        # Warm every worker (the catalog index is built once per process) before measuring anything.
-        drive(
-            port,
-            min(args.clients, 16),
-            lambda n, c, i: request(c, "GET", "/cards/check/?name=Karakas"),
-            seconds=4,
-        )
+        warm(port, args.clients)
         results, elapsed = drive(port, args.clients, submitter, seconds=args.seconds)
         rate, latencies = summarise("PUT my-hand (5 cards, receipt)", results, elapsed)
         card_samples(port, min(args.clients, 4), min(3.0, args.seconds / 3))
@@ -413,6 +412,7 @@ def mail_phase(args, env, port, submitter, log_dir, run):
         web_log = log_dir / "gunicorn-mail.log"
         server = start_server(port, args, env, web_log)
         try:
+            warm(port, args.clients)
             results, elapsed = drive(port, min(args.clients, args.mails), submitter, count=args.mails)
             summarise("PUT my-hand, Redis down", results, elapsed)
         finally:
@@ -506,6 +506,7 @@ def main():
     parser.add_argument("--mails", type=int, default=200, help="receipts queued while Redis is down")
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=1, help="UP/DOWN pairs, interleaved")
     parser.add_argument("--keep-logs", action="store_true")
     args = parser.parse_args()
 
@@ -548,11 +549,18 @@ def main():
         f"clients, {args.seconds:.0f} s per phase, PostgreSQL; dead Redis on port {dead}; logs in {log_dir}"
     )
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    figures = {"UP": [], "DOWN": []}
+    lost_total = duplicated_total = 0
     try:
-        up_rate, up_latencies, up_lost, up_dup = phase("UP", args, up_env, port, submitter, log_dir)
-        down_rate, down_latencies, down_lost, down_dup = phase(
-            "DOWN", args, down_env, port, submitter, log_dir
-        )
+        for repeat in range(1, args.repeat + 1):
+            suffix = f" {repeat}" if args.repeat > 1 else ""
+            for name, phase_env in (("UP", up_env), ("DOWN", down_env)):
+                rate, latencies, lost, duplicated = phase(
+                    name + suffix, args, phase_env, port, submitter, log_dir
+                )
+                figures[name].append((rate, latencies))
+                lost_total += lost
+                duplicated_total += duplicated
         mail_lost, mail_dup, missing, twice, to_last = mail_phase(
             args, down_env, port, submitter, log_dir, run
         )
@@ -563,14 +571,19 @@ def main():
         if not args.keep_logs:
             shutil.rmtree(log_dir, ignore_errors=True)
 
-    up_p99, down_p99 = percentile(up_latencies, 0.99), percentile(down_latencies, 0.99)
     print("Targets:")
-    print(
-        f"  PUT p99 down/up {down_p99:.1f} / {up_p99:.1f} ms = {down_p99 / up_p99:.2f}x (target <= 1.5x); "
-        f"p50 {percentile(down_latencies, 0.5):.1f} / {percentile(up_latencies, 0.5):.1f} ms; "
-        f"throughput {down_rate:.0f} / {up_rate:.0f} req/s"
-    )
-    print(f"  lost {up_lost + down_lost + mail_lost}, duplicated {up_dup + down_dup + mail_dup} (target 0)")
+    for n, ((up_rate, up_latencies), (down_rate, down_latencies)) in enumerate(
+        zip(figures["UP"], figures["DOWN"], strict=True), start=1
+    ):
+        up_p99, down_p99 = percentile(up_latencies, 0.99), percentile(down_latencies, 0.99)
+        print(
+            f"  PUT p99 down/up {down_p99:.1f} / {up_p99:.1f} ms = {down_p99 / up_p99:.2f}x (<= 1.5x); "
+            f"p50 {percentile(down_latencies, 0.5):.1f} / {percentile(up_latencies, 0.5):.1f} ms; "
+            f"throughput {down_rate:.0f} / {up_rate:.0f} req/s" + (f"  (pair {n})" if args.repeat > 1 else "")
+        )
+    lost_total += mail_lost
+    duplicated_total += mail_dup
+    print(f"  lost {lost_total}, duplicated {duplicated_total} (target 0)")
     print(
         f"  mail: {args.mails} receipts, last received {to_last if to_last is None else round(to_last, 1)} s "
         f"after the worker started (BACKSTOP_INTERVAL {args.backstop_interval} s); missing {missing}, "
