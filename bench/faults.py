@@ -220,7 +220,8 @@ def drive(port, clients, make_request, *, seconds=None, count=None):
             i += 1
         connection.close()
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    # Daemons: on Ctrl-C the main thread stops the server at once instead of waiting for the clients.
+    threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(clients)]
     started = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -498,6 +499,10 @@ def mail_phase(args, env, port, submitter, log_dir, run):
     return lost, duplicated, missing, twice, last_mail - started if last_mail else None
 
 
+def interrupted(signum, frame):
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=12)
@@ -548,7 +553,10 @@ def main():
         f"gunicorn gthread {args.workers} workers x {args.threads} threads on {HOST}:{port}, {args.clients} "
         f"clients, {args.seconds:.0f} s per phase, PostgreSQL; dead Redis on port {dead}; logs in {log_dir}"
     )
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    # Ctrl-C and SIGTERM both unwind through the finally below (also when started with SIGINT ignored, as
+    # background jobs of a non-interactive shell are).
+    signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGTERM, interrupted)
     figures = {"UP": [], "DOWN": []}
     lost_total = duplicated_total = 0
     try:
