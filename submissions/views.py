@@ -223,10 +223,15 @@ def verify(request):
 # Moderator review ------------------------------------------------------------------------------------------
 
 
-def _reviewable_round(request, round_id):
+def _moderated_round(round_id):
     round_ = Round.objects.select_related("league").filter(pk=round_id).first()
     if round_ is None or round_.state == RoundState.DRAFT:
         raise Http404("No such round.")
+    return round_
+
+
+def _reviewable_round(request, round_id):
+    round_ = _moderated_round(round_id)
     if not selectors.can_review(request.user, round_, timezone.now()):
         raise PermissionDenied(
             "Only a moderator of this league who has no hand in the round can review its hands "
@@ -252,9 +257,14 @@ def _judge_all(round_, hands):
 @moderator_required
 @never_cache
 def review_hands(request, round_id):
-    round_ = _reviewable_round(request, round_id)
     now = timezone.now()
-    services.record_preview(moderator=request.user, round_=round_, now=now)
+    round_ = _moderated_round(round_id)
+    if selectors.needs_declaration(request.user, round_, now):
+        # Seeing the hands bars the moderator from playing: that takes a deliberate POST, never a page view
+        # (a link in a forum post must not cost anyone their entry).
+        context = {"round": round_, "entries": Hand.objects.filter(round=round_).count()}
+        return render(request, "submissions/review_declare.html", context)
+    round_ = _reviewable_round(request, round_id)
     hands = selectors.hands_of_round(round_)
     _judge_all(round_, hands)
     # The audit trail of every hand (DESIGN.md §5: versions, flags, renames…) in one query, newest first.
@@ -277,6 +287,21 @@ def review_hands(request, round_id):
         "actions": HandReview.Action,
     }
     return render(request, "submissions/review.html", context)
+
+
+@moderator_required
+@require_POST
+def declare_not_playing(request, round_id):
+    try:
+        services.declare_not_playing(moderator=request.user, round_id=round_id)
+    except services.HandNotFound:
+        raise Http404("No such round.") from None
+    except services.ReviewNotAllowed as error:
+        raise PermissionDenied(str(error)) from None
+    except services.HandConflict as error:
+        messages.error(request, str(error))
+        return redirect("rounds:moderate-round", round_id)
+    return redirect("submissions:review", round_id)
 
 
 @moderator_required
