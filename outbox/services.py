@@ -146,9 +146,9 @@ def due_message_ids(now=None, limit=DELIVERY_BATCH):
 
 
 def deliver_due(now=None, time_budget=DELIVERY_TIME_BUDGET, batch=DELIVERY_BATCH):
-    """Send what is due, batch after batch, over one mail connection. Stops at the first message that could not
-    be sent (the server is probably down: the rest would only wait for the same timeout), when the time is up,
-    or when a batch was not full (nothing more is due)."""
+    """Send what is due, batch after batch, over one mail connection. Stops at the first message that could
+    not be sent (the server is probably down: the rest would only wait for the same timeout), when the time
+    is up, or when a batch was not full (nothing more is due)."""
     counts = {"sent": 0, "retry": 0, "failed": 0, "skipped": 0}
     started = time.monotonic()
     connection = get_connection(fail_silently=False)

@@ -18,9 +18,9 @@ from phm.links import site_url
 from rounds.catalog.resolve import resolve_name
 from rounds.legality import check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
-from rounds.services.leagues import can_manage_league
 from rounds.models import Round, RoundState
 from rounds.models.audit import audit_entry, log_action
+from rounds.services.leagues import can_manage_league
 
 from . import commitments, selectors, signals
 from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
