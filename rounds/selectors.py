@@ -78,3 +78,26 @@ def banned_groups(entries):
 def entry_count(round_):
     """How many players have a hand in the round: the only thing public about hands before the deadline."""
     return round_.hands.count()
+
+
+# What anyone may read of a round's history: its deadline and the cards accepted for it.
+PUBLIC_ROUND_ACTIONS = (
+    "round.opened",
+    "round.deadline_extended",
+    "round.closed_early",
+    "round.card_accepted",
+    "round.card_withdrawn",
+)
+
+
+def public_history(round_, revealed):
+    """The round's public audit entries, oldest first. Once its hands are revealed (and only then: before,
+    it would tell who entered), each says whether it was made by a moderator who plays in the round. Two
+    queries."""
+    from .models.audit import audit_trail
+
+    entries = list(audit_trail(round_).filter(action__in=PUBLIC_ROUND_ACTIONS).order_by("created_at", "id"))
+    players = set(round_.hands.values_list("player_id", flat=True)) if revealed else set()
+    for entry in entries:
+        entry.by_player = entry.actor_id in players
+    return entries
