@@ -226,10 +226,10 @@ class BonusAward(models.Model):
         ordering = ["round_id", "created_at", "pk"]
         constraints = [models.CheckConstraint(condition=~Q(points=0), name="bonus_not_zero")]
 
+    def __str__(self):
+        return f"{self.points:+d} League points for {self.player_id} in round {self.round_id}"
+
     @property
     def self_awarded(self):
         """A moderator's bonus to themselves: allowed only to a league's sole moderator, and shown."""
         return self.awarded_by_id == self.player_id
-
-    def __str__(self):
-        return f"{self.points:+d} League points for {self.player_id} in round {self.round_id}"
