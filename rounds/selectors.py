@@ -90,14 +90,14 @@ PUBLIC_ROUND_ACTIONS = (
 )
 
 
-def public_history(round_, revealed):
-    """The round's public audit entries, oldest first. Once its hands are revealed (and only then: before,
-    it would tell who entered), each says whether it was made by a moderator who plays in the round. Two
-    queries."""
+def public_history(round_, revealed_players):
+    """The round's public audit entries, oldest first; one query. `revealed_players`: the ids of the round's
+    players once its hands are revealed, else empty — before, saying that a moderator plays would tell who
+    entered. Each entry says whether a moderator who plays in the round made it."""
     from .models.audit import audit_trail
 
     entries = list(audit_trail(round_).filter(action__in=PUBLIC_ROUND_ACTIONS).order_by("created_at", "id"))
-    players = set(round_.hands.values_list("player_id", flat=True)) if revealed else set()
+    players = set(revealed_players)
     for entry in entries:
         entry.by_player = entry.actor_id in players
     return entries

@@ -35,6 +35,17 @@ def may_review_before_deadline(user, round_):
     )
 
 
+def early_access(user, round_):
+    """What a user may do with a round's hands before its deadline, in three queries at most: "declared"
+    (a moderator of the league who declared they will not play: review), "undeclared" (such a moderator who
+    has not declared yet), "playing" (a moderator with a hand) or None (not a moderator of the league)."""
+    if not can_manage_league(user, round_.league):
+        return None
+    if is_playing(user, round_):
+        return "playing"
+    return "declared" if has_declared_not_playing(user, round_) else "undeclared"
+
+
 def needs_declaration(user, round_, now):
     """A moderator of the league, without a hand, who must first declare they will not play to see the
     hands of a round before its deadline."""

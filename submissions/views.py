@@ -259,12 +259,20 @@ def _judge_all(round_, hands):
 def review_hands(request, round_id):
     now = timezone.now()
     round_ = _moderated_round(round_id)
-    if selectors.needs_declaration(request.user, round_, now):
-        # Seeing the hands bars the moderator from playing: that takes a deliberate POST, never a page view
-        # (a link in a forum post must not cost anyone their entry).
-        context = {"round": round_, "entries": Hand.objects.filter(round=round_).count()}
-        return render(request, "submissions/review_declare.html", context)
-    round_ = _reviewable_round(request, round_id)
+    if selectors.is_revealed(round_, now):
+        round_ = _reviewable_round(request, round_id)
+    else:
+        access = selectors.early_access(request.user, round_)
+        if access == "undeclared":
+            # Seeing the hands bars the moderator from playing: that takes a deliberate POST, never a page
+            # view (a link in a forum post must not cost anyone their entry).
+            context = {"round": round_, "entries": Hand.objects.filter(round=round_).count()}
+            return render(request, "submissions/review_declare.html", context)
+        if access != "declared":
+            raise PermissionDenied(
+                "Only a moderator of this league who has no hand in the round can review its hands "
+                "before the deadline."
+            )
     hands = selectors.hands_of_round(round_)
     _judge_all(round_, hands)
     # The audit trail of every hand (DESIGN.md §5: versions, flags, renames…) in one query, newest first.
@@ -313,6 +321,10 @@ def review_action(request, hand_id):
         raise Http404("No such hand.") from None
     except services.ReviewNotAllowed as error:
         raise PermissionDenied(str(error)) from None
+    except services.HandConflict as error:  # not declared yet: the review page asks first
+        messages.error(request, str(error))
+        round_id = Hand.objects.filter(pk=hand_id).values_list("round_id", flat=True).first()
+        return redirect("submissions:review", round_id)
     cards_text = request.POST.get("cards", "")[:5000]
     try:
         services.review_hand(
