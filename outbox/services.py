@@ -145,21 +145,25 @@ def due_message_ids(now=None, limit=DELIVERY_BATCH):
     )
 
 
-def deliver_due(now=None, time_budget=DELIVERY_TIME_BUDGET):
-    """Send what is due, over one mail connection. Stops at the first message that could not be sent (the
-    server is probably down: the rest would only wait for the same timeout) or when the time is up."""
+def deliver_due(now=None, time_budget=DELIVERY_TIME_BUDGET, batch=DELIVERY_BATCH):
+    """Send what is due, batch after batch, over one mail connection. Stops at the first message that could
+    not be sent (the server is probably down: the rest would only wait for the same timeout), when the time
+    is up, or when a batch was not full (nothing more is due)."""
     counts = {"sent": 0, "retry": 0, "failed": 0, "skipped": 0}
     started = time.monotonic()
     connection = get_connection(fail_silently=False)
     try:
-        for message_id in due_message_ids(now):
-            outcome = deliver(message_id, connection=connection, now=now)
-            counts[outcome] += 1
-            if outcome == "retry" or time.monotonic() - started > time_budget:
-                break
+        while True:
+            due = due_message_ids(now, limit=batch)
+            for message_id in due:
+                outcome = deliver(message_id, connection=connection, now=now)
+                counts[outcome] += 1
+                if outcome == "retry" or time.monotonic() - started > time_budget:
+                    return counts
+            if len(due) < batch:
+                return counts
     finally:
         connection.close()
-    return counts
 
 
 # Moderators -------------------------------------------------------------------------------------------------

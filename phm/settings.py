@@ -115,8 +115,9 @@ if REDIS_CACHE_URL:
             },
         }
     }
-    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
-    DJANGO_REDIS_LOGGER = "phm.cache"
+    # A dead cache is reported by /healthz and by the failed publishes (phm.tasks), once each: not by a
+    # traceback for every cache miss.
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "phm"}}
 

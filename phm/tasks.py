@@ -7,6 +7,7 @@ further ahead than TASK_ETA_HORIZON, so no message outlives the broker's visibil
 """
 
 import logging
+import time
 from datetime import timedelta
 
 from celery import shared_task
@@ -16,15 +17,40 @@ from django.utils import timezone
 logger = logging.getLogger(__name__)
 
 
+# After a failed publish the broker is left alone for this many seconds: while Redis is down every request
+# would otherwise pay for a connection attempt (and a traceback in the log).
+BROKER_RETRY_AFTER = 5.0
+_broker_down_until = 0.0
+
+
 def publish(task, *args, countdown=None, eta=None):
-    """Send `task(*args)` to the workers; False (logged) when the broker cannot take it."""
+    """Send `task(*args)` to the workers; False (logged, one line) when the broker cannot take it."""
+    global _broker_down_until
+    eager = task.app.conf.task_always_eager
+    if not eager and time.monotonic() < _broker_down_until:
+        logger.warning("Broker down: %s%r left for the backstop", task.name, tuple(args))
+        return False
     timing = {key: value for key, value in {"countdown": countdown, "eta": eta}.items() if value is not None}
     try:
         task.apply_async(args=list(args), **timing)
-    except Exception:  # kombu, redis and socket errors alike: the backstop covers every one of them
-        logger.exception("Could not publish %s%r; the backstop will do it", task.name, tuple(args))
+    except Exception as error:  # kombu, redis and socket errors alike: the backstop covers every one of them
+        if not eager:
+            _broker_down_until = time.monotonic() + BROKER_RETRY_AFTER
+        logger.error(
+            "Could not publish %s%r (%s: %s); the backstop will do it",
+            task.name,
+            tuple(args),
+            type(error).__name__,
+            error,
+        )
         return False
     return True
+
+
+def forget_broker_failures():
+    """Try the broker again at the next publish (tests, and a process that knows Redis is back)."""
+    global _broker_down_until
+    _broker_down_until = 0.0
 
 
 def within_horizon(moment, now=None):

@@ -1,4 +1,3 @@
-from django import forms
 from django.contrib import admin, messages
 
 from accounts.services import is_moderator
@@ -17,6 +16,7 @@ from .models import (
     Printing,
     Round,
 )
+from .services.leagues import leagues_managed_by
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -132,39 +132,31 @@ class BannedListChangeAdmin(ModeratorPermissions, admin.ModelAdmin):
         return False
 
 
-class AcceptedCardForm(forms.ModelForm):
-    class Meta:
-        model = AcceptedCard
-        fields = ["round", "name", "reason"]
-
-    def clean(self):
-        cleaned = super().clean()
-        name, round_ = cleaned.get("name"), cleaned.get("round")
-        if name and not self.instance.pk:
-            problem = services.accept_card_problem(round_, name)
-            if problem:
-                raise forms.ValidationError(problem)
-        return cleaned
-
-
 @admin.register(AcceptedCard)
 class AcceptedCardAdmin(ModeratorPermissions, admin.ModelAdmin):
-    form = AcceptedCardForm
+    """Read-only, and only the leagues the moderator manages: cards are accepted on the round's own page
+    (services.accept_unknown_card checks the league, the playing-moderator rule, and audits)."""
+
     list_display = ["name", "round", "accepted_by", "accepted_at"]
-    list_select_related = ["round", "accepted_by"]
+    list_select_related = ["round__league", "accepted_by"]
     fields = ["round", "name", "reason", "accepted_by", "accepted_at"]
-    readonly_fields = ["accepted_by", "accepted_at"]
+    readonly_fields = fields
     search_fields = ["name"]
 
-    def get_readonly_fields(self, request, obj=None):
-        # A decision, once recorded, is not rewritten: delete it and record a new one instead.
-        return ["round", "name", "reason", "accepted_by", "accepted_at"] if obj else self.readonly_fields
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        return queryset.filter(round__league__in=[league.pk for league in leagues_managed_by(request.user)])
 
-    def save_model(self, request, obj, form, change):
-        if change:
-            return
-        accepted = services.accept_unknown_card(obj.round, name=obj.name, by=request.user, reason=obj.reason)
-        obj.pk = accepted.pk
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class CardFaceInline(admin.TabularInline):

@@ -10,4 +10,14 @@ urlpatterns = [
     path("rounds/", round_api.RoundListCreateView.as_view(), name="api-rounds"),
     path("rounds/<int:round_id>/", round_api.RoundDetailView.as_view(), name="api-round"),
     path("rounds/<int:round_id>/close/", round_api.RoundCloseView.as_view(), name="api-round-close"),
+    path(
+        "rounds/<int:round_id>/accepted-cards/",
+        round_api.RoundAcceptedCardsView.as_view(),
+        name="api-round-accepted-cards",
+    ),
+    path(
+        "rounds/<int:round_id>/accepted-cards/<int:card_id>/",
+        round_api.RoundAcceptedCardView.as_view(),
+        name="api-round-accepted-card",
+    ),
 ]

@@ -18,6 +18,7 @@ from submissions import selectors as hand_selectors
 from .forms import ExtendDeadlineForm, LeagueForm, RoundForm
 from .models import Round, RoundState
 from .models.audit import audit_trail
+from .services import catalog as catalog_services
 from .services import leagues as league_services
 from .services.errors import RoundConflict, RoundInputError
 
@@ -167,8 +168,13 @@ def round_manage(request, round_id):
         "extend_form": ExtendDeadlineForm(initial={"deadline": round_.deadline}),
         "audit": audit_trail(round_)[:100],
         "entries": round_.hands.count(),
+        # The review page asks a moderator who has not declared yet whether they will play.
         "can_review": round_.state != RoundState.DRAFT
-        and hand_selectors.can_review(request.user, round_, now),
+        and (
+            hand_selectors.can_review(request.user, round_, now)
+            or hand_selectors.needs_declaration(request.user, round_, now)
+        ),
+        "accepted_cards": round_.accepted_cards.select_related("accepted_by"),
     }
     return render(request, "rounds/moderate/round_manage.html", context)
 
@@ -208,3 +214,36 @@ def round_action(request, round_id, action):
             request, " ".join(problem for problems in error.errors.values() for problem in problems)
         )
     return redirect("rounds:moderate-round", round_.pk)
+
+
+@moderator_required
+@require_POST
+def accepted_card_add(request, round_id):
+    """Rule 3.2a: a card the catalog lacks, accepted for this round."""
+    round_ = _managed_round(request, round_id)
+    try:
+        accepted = catalog_services.accept_unknown_card(
+            round_, name=request.POST.get("name", ""), by=request.user, reason=request.POST.get("reason", "")
+        )
+    except catalog_services.AcceptCardForbidden as error:
+        raise PermissionDenied(str(error)) from None
+    except catalog_services.AcceptCardError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{accepted.name} is accepted as a card in this round.")
+    return redirect(f"{reverse('rounds:moderate-round', args=[round_.pk])}#accepted-cards")
+
+
+@moderator_required
+@require_POST
+def accepted_card_withdraw(request, round_id, card_id):
+    round_ = _managed_round(request, round_id)
+    try:
+        withdrawn = catalog_services.withdraw_accepted_card(round_, card_id=card_id, by=request.user)
+    except catalog_services.AcceptCardForbidden as error:
+        raise PermissionDenied(str(error)) from None
+    except catalog_services.AcceptCardError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{withdrawn.name} is no longer accepted: review the hands that use it.")
+    return redirect(f"{reverse('rounds:moderate-round', args=[round_.pk])}#accepted-cards")

@@ -13,7 +13,8 @@ from rest_framework.views import APIView
 from accounts.services import is_moderator
 from phm.api import Conflict
 
-from .models import LandRule, League, Round, RoundState
+from .models import AcceptedCard, LandRule, League, Round, RoundState
+from .services import catalog as catalog_services
 from .services import leagues as league_services
 from .services.errors import RoundConflict, RoundInputError
 
@@ -213,3 +214,59 @@ class LeagueCreateView(generics.GenericAPIView):
         except RoundInputError as error:
             raise ApiValidationError(error.errors) from error
         return Response(self.get_serializer(league).data, status=status.HTTP_201_CREATED)
+
+
+class AcceptedCardSerializer(serializers.ModelSerializer):
+    accepted_by = serializers.CharField(source="accepted_by.username", read_only=True)
+
+    class Meta:
+        model = AcceptedCard
+        fields = ["id", "name", "reason", "accepted_by", "accepted_at"]
+        read_only_fields = ["id", "accepted_by", "accepted_at"]
+
+
+def _accepted_card_call(operation):
+    """Run an accepted-card service and translate its errors: 403 with who can do it, 400 with the reason."""
+    try:
+        return operation()
+    except catalog_services.AcceptCardForbidden as error:
+        raise PermissionDenied(str(error)) from error
+    except catalog_services.AcceptCardError as error:
+        raise ApiValidationError({"name": [str(error)]}) from error
+
+
+class RoundAcceptedCardsView(APIView):
+    """Rule 3.2a: cards too new for the catalog that the league's moderator accepted for this round."""
+
+    @extend_schema(responses=AcceptedCardSerializer(many=True))
+    def get(self, request, round_id):
+        round_ = _round_for(request, round_id)
+        cards = round_.accepted_cards.select_related("accepted_by")
+        return Response(AcceptedCardSerializer(cards, many=True).data)
+
+    @extend_schema(request=AcceptedCardSerializer, responses={201: AcceptedCardSerializer})
+    def post(self, request, round_id):
+        round_ = _round_for(request, round_id)
+        _require_manager(request, round_.league)
+        incoming = AcceptedCardSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        accepted = _accepted_card_call(
+            lambda: catalog_services.accept_unknown_card(
+                round_,
+                name=incoming.validated_data["name"],
+                by=request.user,
+                reason=incoming.validated_data["reason"],
+            )
+        )
+        return Response(AcceptedCardSerializer(accepted).data, status=status.HTTP_201_CREATED)
+
+
+class RoundAcceptedCardView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, round_id, card_id):
+        round_ = _round_for(request, round_id)
+        _require_manager(request, round_.league)
+        _accepted_card_call(
+            lambda: catalog_services.withdraw_accepted_card(round_, card_id=card_id, by=request.user)
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)

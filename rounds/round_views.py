@@ -68,6 +68,8 @@ def round_detail(request, round_id):
         "revealed": revealed,
         "hands": hands,
         "hands_bbcode": hands_posted(round_, hands) if revealed else "",
+        "accepted_cards": round_.accepted_cards.select_related("accepted_by"),
+        "history": selectors.public_history(round_, {hand.player_id for hand in hands}),
     }
     return render(request, "rounds/round_detail.html", context)
 

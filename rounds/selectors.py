@@ -78,3 +78,26 @@ def banned_groups(entries):
 def entry_count(round_):
     """How many players have a hand in the round: the only thing public about hands before the deadline."""
     return round_.hands.count()
+
+
+# What anyone may read of a round's history: its deadline and the cards accepted for it.
+PUBLIC_ROUND_ACTIONS = (
+    "round.opened",
+    "round.deadline_extended",
+    "round.closed_early",
+    "round.card_accepted",
+    "round.card_withdrawn",
+)
+
+
+def public_history(round_, revealed_players):
+    """The round's public audit entries, oldest first; one query. `revealed_players`: the ids of the round's
+    players once its hands are revealed, else empty — before, saying that a moderator plays would tell who
+    entered. Each entry says whether a moderator who plays in the round made it."""
+    from .models.audit import audit_trail
+
+    entries = list(audit_trail(round_).filter(action__in=PUBLIC_ROUND_ACTIONS).order_by("created_at", "id"))
+    players = set(revealed_players)
+    for entry in entries:
+        entry.by_player = entry.actor_id in players
+    return entries

@@ -24,6 +24,16 @@ urlpatterns = [
     path("moderate/rounds/<int:round_id>/", moderation_views.round_manage, name="moderate-round"),
     path("moderate/rounds/<int:round_id>/edit/", moderation_views.round_edit, name="moderate-round-edit"),
     path(
+        "moderate/rounds/<int:round_id>/accepted-cards/",
+        moderation_views.accepted_card_add,
+        name="moderate-accepted-card-add",
+    ),
+    path(
+        "moderate/rounds/<int:round_id>/accepted-cards/<int:card_id>/withdraw/",
+        moderation_views.accepted_card_withdraw,
+        name="moderate-accepted-card-withdraw",
+    ),
+    path(
         "moderate/rounds/<int:round_id>/<slug:action>/",
         moderation_views.round_action,
         name="moderate-round-action",

@@ -82,6 +82,15 @@ class Match(models.Model):
     def has_decision(self):
         return self.decided_points_a is not None
 
+    def played_by(self, user_id):
+        """Whether `user_id` owns one of the two hands (needs hand_a and hand_b loaded)."""
+        return user_id is not None and user_id in (self.hand_a.player_id, self.hand_b.player_id)
+
+    @property
+    def decided_by_a_player(self):
+        """Set by a moderator who played this match: allowed only to a league's sole moderator, and shown."""
+        return self.has_decision and self.played_by(self.decided_by_id)
+
 
 class MatchReport(models.Model):
     """What one person says a match's result is. A player's report on their own match counts (rule 6.3);
@@ -219,3 +228,8 @@ class BonusAward(models.Model):
 
     def __str__(self):
         return f"{self.points:+d} League points for {self.player_id} in round {self.round_id}"
+
+    @property
+    def self_awarded(self):
+        """A moderator's bonus to themselves: allowed only to a league's sole moderator, and shown."""
+        return self.awarded_by_id == self.player_id

@@ -166,6 +166,8 @@ def match_history(match):
         .order_by("created_at")
     )
     current = [report for report in reports if report.is_current]
+    for challenge in challenges:
+        challenge.resolved_by_a_player = match.played_by(challenge.resolved_by_id)
     return {
         "reports": reports,
         "side_a": next((r for r in current if r.side == MatchReport.Side.A), None),
@@ -174,6 +176,29 @@ def match_history(match):
         "challenges": challenges,
         "open_challenges": [c for c in challenges if c.state == Challenge.State.OPEN],
     }
+
+
+def decisions_by_players(round_):
+    """What a moderator decided about their own hand in this round (allowed only to a league's sole
+    moderator): results they set on their own matches, challenges they resolved on them, bonuses to
+    themselves. Three queries; shown publicly on the results page."""
+    from django.db.models import F, Q
+
+    from .models import BonusAward
+
+    own = Q(decided_by=F("hand_a__player")) | Q(decided_by=F("hand_b__player"))
+    matches = list(
+        Match.objects.filter(own, round=round_, decided_points_a__isnull=False).select_related(
+            "hand_a", "hand_b", "decided_by"
+        )
+    )
+    challenges = list(
+        Challenge.objects.filter(match__round=round_, resolved_by__isnull=False)
+        .filter(Q(resolved_by=F("match__hand_a__player")) | Q(resolved_by=F("match__hand_b__player")))
+        .select_related("match__hand_a", "match__hand_b", "resolved_by")
+    )
+    bonuses = list(BonusAward.objects.filter(round=round_, awarded_by=F("player")).select_related("player"))
+    return {"matches": matches, "challenges": challenges, "bonuses": bonuses}
 
 
 def current_cards(hand_ids):

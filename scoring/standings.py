@@ -151,7 +151,8 @@ def league_standings(league, now=None):
     for award in awards:
         row = row_for(award.player)
         row.bonus_points += award.points
-        row.bonus_reasons.append(f"{award.round.code}: {award.points:+d} ({award.reason})")
+        by_self = "; awarded by themselves, the league's only moderator" if award.self_awarded else ""
+        row.bonus_reasons.append(f"{award.round.code}: {award.points:+d} ({award.reason}{by_self})")
     ordered = sorted(rows.values(), key=lambda row: (-row.league_points, row.name.lower()))
     for row, rank in zip(ordered, shared_ranks([row.league_points for row in ordered]), strict=True):
         row.rank = rank

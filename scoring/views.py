@@ -66,6 +66,7 @@ def results(request, round_id):
         "outcomes": OUTCOMES,
         "cards": cards,
         "results_bbcode": exports.results_bbcode(table, cards),
+        "by_players": selectors.decisions_by_players(round_),
         "chart": charts.bar_chart(
             [(f"{row.number:02d} {row.player}", row.league_points) for row in table.by_rank],
             title=f"League points of each hand in {round_.code}",

@@ -161,12 +161,44 @@ class RoundHandsView(APIView):
             round_ = services.submittable_round(round_id)
         except services.HandNotFound as error:
             raise NotFound(str(error)) from error
+        if selectors.needs_declaration(request.user, round_, now):
+            raise Conflict(services.DECLARE_FIRST_MESSAGE.format(id=round_.pk))
         if not selectors.can_see_all_hands(request.user, round_, now):
             raise NotFound("The hands of this round are not revealed yet.")
-        services.record_preview(moderator=request.user, round_=round_, now=now)
         hands = selectors.hands_of_round(round_)
         context = {"revealed": selectors.is_revealed(round_, now)}
         return Response(RevealedHandSerializer(hands, many=True, context=context).data)
+
+
+class PreviewSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    moderator = serializers.CharField()
+    declared_at = serializers.DateTimeField(
+        allow_null=True, help_text="Null past the deadline: nothing to declare."
+    )
+    plays = serializers.BooleanField(help_text="Always false: a moderator who saw the hands may not play.")
+
+
+class RoundPreviewView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: PreviewSerializer},
+        summary="Declare you will not play in the round, and see its hands before the deadline",
+    )
+    def post(self, request, round_id):
+        try:
+            preview = services.declare_not_playing(moderator=request.user, round_id=round_id)
+        except SERVICE_ERRORS as error:
+            return _error_response(error)
+        body = {
+            "round": round_id,
+            "moderator": request.user.get_username(),
+            "declared_at": preview.first_seen_at if preview else None,
+            "plays": False,
+        }
+        return Response(PreviewSerializer(body).data)
 
 
 class ReviewInputSerializer(serializers.Serializer):

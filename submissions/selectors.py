@@ -10,7 +10,7 @@ from django.db.models import Prefetch
 from rounds.models import RoundState
 from rounds.services.leagues import can_manage_league
 
-from .models import Hand, HandReview, HandVersion
+from .models import Hand, HandReview, HandsPreview, HandVersion
 
 
 def is_revealed(round_, now):
@@ -21,9 +21,41 @@ def is_playing(user, round_):
     return user.is_authenticated and Hand.objects.filter(round=round_, player=user).exists()
 
 
+def has_declared_not_playing(user, round_):
+    return user.is_authenticated and HandsPreview.objects.filter(round=round_, moderator=user).exists()
+
+
 def may_review_before_deadline(user, round_):
-    """A moderator of the league who is not playing in the round (the playing-moderator rule)."""
-    return can_manage_league(user, round_.league) and not is_playing(user, round_)
+    """A moderator of the league who declared they will not play in the round, and has no hand in it (the
+    playing-moderator rule). Declaring is an explicit POST (services.declare_not_playing), never a view."""
+    return (
+        can_manage_league(user, round_.league)
+        and has_declared_not_playing(user, round_)
+        and not is_playing(user, round_)
+    )
+
+
+def early_access(user, round_):
+    """What a user may do with a round's hands before its deadline, in three queries at most: "declared"
+    (a moderator of the league who declared they will not play: review), "undeclared" (such a moderator who
+    has not declared yet), "playing" (a moderator with a hand) or None (not a moderator of the league)."""
+    if not can_manage_league(user, round_.league):
+        return None
+    if is_playing(user, round_):
+        return "playing"
+    return "declared" if has_declared_not_playing(user, round_) else "undeclared"
+
+
+def needs_declaration(user, round_, now):
+    """A moderator of the league, without a hand, who must first declare they will not play to see the
+    hands of a round before its deadline."""
+    return (
+        round_.state != RoundState.DRAFT
+        and not is_revealed(round_, now)
+        and can_manage_league(user, round_.league)
+        and not is_playing(user, round_)
+        and not has_declared_not_playing(user, round_)
+    )
 
 
 def can_see_all_hands(user, round_, now):
@@ -33,10 +65,10 @@ def can_see_all_hands(user, round_, now):
 
 
 def can_review(user, round_, now):
-    """Moderators of the league; before the deadline only those without a hand in the round (API.md)."""
+    """Moderators of the league; before the deadline only those who declared they will not play (API.md)."""
     if not can_manage_league(user, round_.league):
         return False
-    return is_revealed(round_, now) or not is_playing(user, round_)
+    return is_revealed(round_, now) or may_review_before_deadline(user, round_)
 
 
 def _versions():

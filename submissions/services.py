@@ -17,9 +17,10 @@ from outbox import services as outbox
 from phm.links import site_url
 from rounds.catalog.resolve import resolve_name
 from rounds.legality import check_hand, rules_for_round
-from rounds.locks import lock_round_shared
+from rounds.locks import lock_round, lock_round_shared
 from rounds.models import Round, RoundState
 from rounds.models.audit import audit_entry, log_action
+from rounds.services.leagues import can_manage_league
 
 from . import commitments, selectors, signals
 from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
@@ -179,6 +180,11 @@ def _lock_own_hand(round_, player):
     hand = Hand.objects.select_for_update().filter(round=round_, player=player).first()
     if hand is not None:
         return hand, False
+    # A first hand races a moderator's declaration that they will not play (declare_not_playing). That holds
+    # the round FOR UPDATE; our round lock waited for it, but the lock query read the previews with a snapshot
+    # taken before it committed. This query's snapshot is newer, so a declaration committed meanwhile is seen.
+    if HandsPreview.objects.filter(round=round_, moderator=player).exists():
+        raise HandConflict(PREVIEWED_MESSAGE)
     try:
         with transaction.atomic():
             return Hand.objects.create(round=round_, player=player), True
@@ -186,13 +192,46 @@ def _lock_own_hand(round_, player):
         return Hand.objects.select_for_update().get(round=round_, player=player), False
 
 
-def record_preview(*, moderator, round_, now=None):
-    """Note that a moderator is seeing the round's hands before the deadline: they may no longer enter it."""
+PREVIEWED_MESSAGE = (
+    "You chose to see the other hands of this round as its moderator, so you cannot play in it "
+    "(a moderator who plays may not see the other hands before the deadline)."
+)
+
+
+DECLARE_FIRST_MESSAGE = (
+    "Before the deadline you see this round's hands only after declaring that you will not play in it "
+    "(POST /api/rounds/{id}/preview/, or the button on the review page)."
+)
+
+
+@transaction.atomic
+def declare_not_playing(*, moderator, round_id, now=None):
+    """A moderator of the round's league declares "I will not play in this round" and may see its hands
+    before the deadline (DESIGN.md §5). An explicit POST, never a page view.
+
+    Serialised with submissions: the round row is locked FOR UPDATE, so a submission in flight (FOR SHARE)
+    finishes first and its hand is seen below; a submission that starts later waits for this commit and then
+    sees the declaration (_lock_own_hand). Returns the HandsPreview, or None past the deadline (everyone sees
+    the hands then). Raises HandNotFound, ReviewNotAllowed, or HandConflict when they have a hand."""
+    round_ = lock_round(round_id)
+    if round_ is None or round_.state == RoundState.DRAFT:
+        raise HandNotFound("No such round.")
+    if not can_manage_league(moderator, round_.league):
+        raise ReviewNotAllowed("Only a moderator of this league can see its hands before the deadline.")
     moment = now or timezone.now()
-    if round_.accepts_hands_at(moment) and moderator.is_authenticated:
-        HandsPreview.objects.get_or_create(
-            round=round_, moderator=moderator, defaults={"first_seen_at": moment}
+    if not round_.accepts_hands_at(moment):
+        return None
+    if Hand.objects.filter(round=round_, player=moderator).exists():
+        raise HandConflict(
+            "You have a hand in this round, so you cannot see the other hands before the deadline "
+            "(a moderator who plays may not)."
         )
+    preview, created = HandsPreview.objects.get_or_create(
+        round=round_, moderator=moderator, defaults={"first_seen_at": moment}
+    )
+    if created:
+        log_action(round_, "round.hands_previewed", actor=moderator, after={"plays": False})
+    return preview
 
 
 def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
@@ -211,10 +250,7 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
         if not round_.accepts_hands_at(moment):
             raise HandConflict(deadline_passed_message(round_))
         if round_.previewed:
-            raise HandConflict(
-                "You have seen the other hands of this round as its moderator, so you cannot play in it "
-                "(a moderator who plays may not see the other hands before the deadline)."
-            )
+            raise HandConflict(PREVIEWED_MESSAGE)
         if round_.tiebreak and not may_enter_tiebreak(player, round_):
             raise HandConflict(tiebreak_message(round_))
         verdict = judge(round_, cards)  # under the lock: the rules cannot move while the hand is judged
@@ -394,6 +430,9 @@ def reviewable_hand(actor, hand_id, now=None):
     now = now or timezone.now()
     hand = selectors.visible_hand(actor, hand_id, now)
     if hand is None:
+        hidden = Hand.objects.select_related("round__league").filter(pk=hand_id).first()
+        if hidden is not None and selectors.needs_declaration(actor, hidden.round, now):
+            raise HandConflict(DECLARE_FIRST_MESSAGE.format(id=hidden.round_id))
         raise HandNotFound("No such hand.")
     if not selectors.can_review(actor, hand.round, now):
         if hand.player_id == actor.pk and not selectors.is_revealed(hand.round, now):
@@ -422,7 +461,6 @@ def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=
             raise HandConflict(
                 f"Round {round_.code} is final: reopen it before disqualifying or replacing a hand."
             )
-        record_preview(moderator=actor, round_=round_, now=moment)
         before, after = _apply_review(hand, round_, actor, action, message, cards, name, moment)
         hand.save()
         review = HandReview.objects.create(

@@ -12,5 +12,6 @@ urlpatterns = [
     path("rounds/<int:round_id>/export/hands.bbcode", views.hands_bbcode, name="hands-bbcode"),
     path("hands/verify/", views.verify, name="verify"),
     path("moderate/rounds/<int:round_id>/hands/", views.review_hands, name="review"),
+    path("moderate/rounds/<int:round_id>/hands/preview/", views.declare_not_playing, name="declare"),
     path("moderate/hands/<int:hand_id>/review/", views.review_action, name="review-action"),
 ]

@@ -223,10 +223,15 @@ def verify(request):
 # Moderator review ------------------------------------------------------------------------------------------
 
 
-def _reviewable_round(request, round_id):
+def _moderated_round(round_id):
     round_ = Round.objects.select_related("league").filter(pk=round_id).first()
     if round_ is None or round_.state == RoundState.DRAFT:
         raise Http404("No such round.")
+    return round_
+
+
+def _reviewable_round(request, round_id):
+    round_ = _moderated_round(round_id)
     if not selectors.can_review(request.user, round_, timezone.now()):
         raise PermissionDenied(
             "Only a moderator of this league who has no hand in the round can review its hands "
@@ -252,9 +257,22 @@ def _judge_all(round_, hands):
 @moderator_required
 @never_cache
 def review_hands(request, round_id):
-    round_ = _reviewable_round(request, round_id)
     now = timezone.now()
-    services.record_preview(moderator=request.user, round_=round_, now=now)
+    round_ = _moderated_round(round_id)
+    if selectors.is_revealed(round_, now):
+        round_ = _reviewable_round(request, round_id)
+    else:
+        access = selectors.early_access(request.user, round_)
+        if access == "undeclared":
+            # Seeing the hands bars the moderator from playing: that takes a deliberate POST, never a page
+            # view (a link in a forum post must not cost anyone their entry).
+            context = {"round": round_, "entries": Hand.objects.filter(round=round_).count()}
+            return render(request, "submissions/review_declare.html", context)
+        if access != "declared":
+            raise PermissionDenied(
+                "Only a moderator of this league who has no hand in the round can review its hands "
+                "before the deadline."
+            )
     hands = selectors.hands_of_round(round_)
     _judge_all(round_, hands)
     # The audit trail of every hand (DESIGN.md §5: versions, flags, renames…) in one query, newest first.
@@ -281,6 +299,21 @@ def review_hands(request, round_id):
 
 @moderator_required
 @require_POST
+def declare_not_playing(request, round_id):
+    try:
+        services.declare_not_playing(moderator=request.user, round_id=round_id)
+    except services.HandNotFound:
+        raise Http404("No such round.") from None
+    except services.ReviewNotAllowed as error:
+        raise PermissionDenied(str(error)) from None
+    except services.HandConflict as error:
+        messages.error(request, str(error))
+        return redirect("rounds:moderate-round", round_id)
+    return redirect("submissions:review", round_id)
+
+
+@moderator_required
+@require_POST
 def review_action(request, hand_id):
     try:
         hand = services.reviewable_hand(request.user, hand_id)
@@ -288,6 +321,10 @@ def review_action(request, hand_id):
         raise Http404("No such hand.") from None
     except services.ReviewNotAllowed as error:
         raise PermissionDenied(str(error)) from None
+    except services.HandConflict as error:  # not declared yet: the review page asks first
+        messages.error(request, str(error))
+        round_id = Hand.objects.filter(pk=hand_id).values_list("round_id", flat=True).first()
+        return redirect("submissions:review", round_id)
     cards_text = request.POST.get("cards", "")[:5000]
     try:
         services.review_hand(

@@ -7,39 +7,107 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('rounds', '0005_tiebreaks_and_winners'),
+        ("rounds", "0005_tiebreaks_and_winners"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Message',
+            name="Message",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(help_text='What the message is about, e.g. "hand.receipt".', max_length=50)),
-                ('to_address', models.EmailField(max_length=254)),
-                ('subject', models.CharField(max_length=255)),
-                ('body', models.TextField()),
-                ('secret', models.BooleanField(default=False, help_text="The body tells a hand's secrets: only its recipient (and administrators) may read it.")),
-                ('state', models.CharField(choices=[('pending', 'Pending'), ('sent', 'Sent'), ('failed', 'Failed')], default='pending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('last_error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('next_attempt_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('last_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('league', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='rounds.league')),
-                ('recipient', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('round', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='rounds.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        help_text='What the message is about, e.g. "hand.receipt".', max_length=50
+                    ),
+                ),
+                ("to_address", models.EmailField(max_length=254)),
+                ("subject", models.CharField(max_length=255)),
+                ("body", models.TextField()),
+                (
+                    "secret",
+                    models.BooleanField(
+                        default=False,
+                        help_text="The body tells a hand's secrets: only its recipient (and administrators) may read it.",
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[("pending", "Pending"), ("sent", "Sent"), ("failed", "Failed")],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("last_error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                ("next_attempt_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("last_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "league",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="rounds.league",
+                    ),
+                ),
+                (
+                    "recipient",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="rounds.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
-                'indexes': [models.Index(condition=models.Q(('state', 'pending')), fields=['next_attempt_at'], name='outbox_message_due')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('state__in', ['pending', 'sent', 'failed'])), name='outbox_message_known_state'), models.CheckConstraint(condition=models.Q(models.Q(('sent_at__isnull', False), ('state', 'sent')), models.Q(models.Q(('state', 'sent'), _negated=True), ('sent_at__isnull', True)), _connector='OR'), name='outbox_message_sent_when_sent')],
+                "ordering": ["-created_at", "-id"],
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("state", "pending")),
+                        fields=["next_attempt_at"],
+                        name="outbox_message_due",
+                    )
+                ],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("state__in", ["pending", "sent", "failed"])),
+                        name="outbox_message_known_state",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("sent_at__isnull", False), ("state", "sent")),
+                            models.Q(models.Q(("state", "sent"), _negated=True), ("sent_at__isnull", True)),
+                            _connector="OR",
+                        ),
+                        name="outbox_message_sent_when_sent",
+                    ),
+                ],
             },
         ),
     ]

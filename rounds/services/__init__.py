@@ -3,6 +3,7 @@
 
 from .catalog import (
     AcceptCardError,
+    AcceptCardForbidden,
     BannedListError,
     accept_card_problem,
     accept_unknown_card,
@@ -13,10 +14,12 @@ from .catalog import (
     change_banned_card,
     latest_catalog_version,
     remove_banned_card,
+    withdraw_accepted_card,
 )
 
 __all__ = [
     "AcceptCardError",
+    "AcceptCardForbidden",
     "BannedListError",
     "accept_card_problem",
     "accept_unknown_card",
@@ -27,4 +30,5 @@ __all__ = [
     "change_banned_card",
     "latest_catalog_version",
     "remove_banned_card",
+    "withdraw_accepted_card",
 ]

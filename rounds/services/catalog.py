@@ -4,7 +4,9 @@ from django.db import transaction
 
 from ..catalog.names import normalize_name
 from ..catalog.resolve import get_index, resolve_name
+from ..locks import lock_round
 from ..models import AcceptedCard, BannedCard, BannedList, BannedListChange, CatalogVersion
+from ..models.audit import log_action
 
 
 class BannedListError(ValueError):
@@ -96,9 +98,38 @@ def accept_card_problem(round_, name):
     return None
 
 
+class AcceptCardForbidden(Exception):
+    """Not a moderator of the round's league, or a playing one where another moderator can decide (403)."""
+
+
+MAX_ACCEPT_REASON = 2000
+
+
+def _check_card_power(round_, by):
+    """Accepting or withdrawing a card is a moderator's power over one league's round, and never in their own
+    interest: a moderator who plays in the round leaves it to another moderator of the league if there is one
+    (where they are the only one, the round page shows who accepted what)."""
+    from .leagues import can_manage_league, other_moderators
+
+    if not can_manage_league(by, round_.league):
+        raise AcceptCardForbidden("Only a moderator of this league can accept cards for its rounds.")
+    others = other_moderators(round_.league, by)
+    if others and round_.hands.filter(player=by).exists():
+        raise AcceptCardForbidden(
+            "You play in this round, so you cannot decide which cards are legal in it. Ask another moderator "
+            f"of this league ({', '.join(others)})."
+        )
+
+
 @transaction.atomic
 def accept_unknown_card(round_, *, name, by, reason):
-    """Record a moderator's decision that `name`, which the catalog lacks, is a real card for `round_`."""
+    """Record a moderator's decision that `name`, which the catalog lacks, is a real card for `round_` (rule
+    3.2a); audited and shown on the round page. The round is locked: a hand is judged either before or after
+    the decision, never during it."""
+    round_ = lock_round(round_.pk)
+    _check_card_power(round_, by)
+    if round_.state == "final":
+        raise AcceptCardError("This round is final: its cards are settled.")
     name = " ".join((name or "").split())
     reason = (reason or "").strip()
     problem = accept_card_problem(round_, name)
@@ -106,9 +137,30 @@ def accept_unknown_card(round_, *, name, by, reason):
         raise AcceptCardError(problem)
     if not reason:
         raise AcceptCardError("Say why the card is accepted (where it was released or spoiled).")
-    return AcceptedCard.objects.create(
+    if len(reason) > MAX_ACCEPT_REASON or len(name) > AcceptedCard._meta.get_field("name").max_length:
+        raise AcceptCardError(
+            f"Keep the name and the reason short (a reason has at most {MAX_ACCEPT_REASON} characters)."
+        )
+    accepted = AcceptedCard.objects.create(
         round=round_, name=name, normalized_name=normalize_name(name), reason=reason, accepted_by=by
     )
+    log_action(round_, "round.card_accepted", actor=by, after={"card": name}, note=reason)
+    return accepted
+
+
+@transaction.atomic
+def withdraw_accepted_card(round_, *, card_id, by):
+    """Take back an accepted card (hands that use it become illegal: review them); audited."""
+    round_ = lock_round(round_.pk)
+    _check_card_power(round_, by)
+    if round_.state == "final":
+        raise AcceptCardError("This round is final: its cards are settled.")
+    accepted = AcceptedCard.objects.filter(round=round_, pk=card_id).first()
+    if accepted is None:
+        raise AcceptCardError("No such accepted card in this round.")
+    accepted.delete()
+    log_action(round_, "round.card_withdrawn", actor=by, before={"card": accepted.name})
+    return accepted
 
 
 def accepted_card_names(round_):

@@ -69,6 +69,11 @@ def can_manage_league(user, league):
     return not named or user in named
 
 
+def other_moderators(league, actor):
+    """The league's named moderators besides `actor`: who can act where `actor` has an interest."""
+    return sorted(user.get_username() for user in league.moderators.exclude(pk=actor.pk))
+
+
 def leagues_managed_by(user):
     if not is_moderator(user):
         return League.objects.none()

@@ -14,7 +14,7 @@ from django.utils import timezone
 from rounds.locks import lock_round_shared
 from rounds.models import Round, RoundState
 from rounds.models.audit import log_action
-from rounds.services.leagues import can_manage_league
+from rounds.services.leagues import can_manage_league, other_moderators
 from submissions import selectors as hand_selectors
 from submissions.models import Hand, HandStatus
 
@@ -65,6 +65,22 @@ def revealed_round_table(round_, now=None):
 def _require_moderator(actor, round_):
     if not can_manage_league(actor, round_.league):
         raise ScoringForbidden("Only a moderator of this league can do that.")
+
+
+def _guard_own_interest(actor, league, *, what):
+    """An action in the actor's own interest (their own match, their own bonus): refused when the league has
+    another moderator, who is named; allowed when they are its only moderator — the pages then show that it
+    was decided by a moderator who played (selectors.self_decided)."""
+    others = other_moderators(league, actor)
+    if others:
+        raise ScoringForbidden(
+            f"You cannot {what}: it concerns your own hand. Ask another moderator of this league "
+            f"({', '.join(others)})."
+        )
+
+
+def _players_of(match):
+    return {match.hand_a.player_id, match.hand_b.player_id}
 
 
 def _final_message(round_):
@@ -268,6 +284,8 @@ def set_result(*, actor, match_id, points_a, points_b, note="", now=None):
     """The moderator decides a match (API.md: PUT /api/matches/{id}/result/); it outranks the reports."""
     match = visible_match(match_id, now)
     _require_moderator(actor, match.round)
+    if actor.pk in _players_of(match):
+        _guard_own_interest(actor, match.round.league, what="set the result of a match you played")
     points_a, points_b = _clean_result(points_a, points_b)
     note = _clean_text(note, "note")
     with transaction.atomic():
@@ -322,6 +340,8 @@ def resolve_challenge(*, actor, challenge_id, decision, points_a=None, points_b=
         raise ScoringNotFound("No such challenge.")
     match = visible_match(challenge.match_id, now)
     _require_moderator(actor, match.round)
+    if actor.pk in _players_of(match):
+        _guard_own_interest(actor, match.round.league, what="resolve a challenge on a match you played")
     if decision not in DECISIONS:
         raise ScoringInputError({"decision": ['Choose "upheld" or "rejected".']})
     if decision == "upheld":
@@ -372,6 +392,8 @@ def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
     player = get_user_model().objects.filter(username__iexact=str(player_username or "").strip()).first()
     if player is None:
         raise ScoringInputError({"player": [f'No player is called "{player_username}".']})
+    if player.pk == actor.pk:
+        _guard_own_interest(actor, round_.league, what="award bonus points to yourself")
     with transaction.atomic():
         award = BonusAward.objects.create(
             round=round_, player=player, points=points, reason=reason, awarded_by=actor

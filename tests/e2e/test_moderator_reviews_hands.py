@@ -21,6 +21,10 @@ def test_moderator_flags_a_hand_and_the_player_sees_why(
     log_in(page, live_server, "mod", password)
     page.goto(f"{live_server.url}/moderate/rounds/{round_.pk}/")
     page.get_by_role("link", name="Review hands").click()
+    # Seeing the hands before the deadline bars a moderator from playing: the page asks first.
+    expect(page.get_by_text("you cannot enter a hand in this round")).to_be_visible()
+    shoot(page, "5-review-declare")
+    page.get_by_role("button", name="Show me the hands — I will not play in this round").click()
     hand = page.locator("section", has_text="Never get warm")
     expect(hand.get_by_text("Legal", exact=True)).to_be_visible()
     hand.get_by_label(re.compile("Flag message")).fill(

@@ -75,9 +75,7 @@ def test_a_moderator_sends_failed_messages_again_from_the_list(client, moderator
     Message.objects.update(state=Message.State.FAILED, attempts=12, last_error="SMTPRecipientsRefused: full")
     client.force_login(moderator)
     message = Message.objects.get()
-    response = client.post(
-        LIST_URL, {"action": "send_again", "_selected_action": [message.pk]}, follow=True
-    )
+    response = client.post(LIST_URL, {"action": "send_again", "_selected_action": [message.pk]}, follow=True)
     assert "1 message(s) queued to be sent again" in response.content.decode()
     message.refresh_from_db()
     assert message.state == Message.State.PENDING and message.attempts == 0

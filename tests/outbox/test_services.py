@@ -74,7 +74,9 @@ def test_a_message_is_sent_once_however_often_its_task_runs(open_round, alice):
     assert len(mail.outbox) == 1
 
 
-def test_a_mail_server_that_fails_leaves_the_message_pending_with_a_growing_delay(open_round, alice, settings):
+def test_a_mail_server_that_fails_leaves_the_message_pending_with_a_growing_delay(
+    open_round, alice, settings
+):
     submit(alice, open_round)
     message = Message.objects.get()
     with failing_backend(smtplib.SMTPServerDisconnected("Connection unexpectedly closed")):
@@ -200,6 +202,7 @@ def test_the_send_pending_mail_command_sends_what_is_due(open_round, alice):
 
 def test_review_notices_and_result_mails_go_through_the_outbox(open_round, alice, moderator):
     hand = submit(alice, open_round).hand
+    hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     hand_services.review_hand(actor=moderator, hand_id=hand.pk, action="flag", message="Not legal: 6 cards")
     kinds = sorted(Message.objects.values_list("kind", flat=True))
     assert kinds == ["hand.receipt", "hand.review"]
@@ -225,3 +228,10 @@ def test_the_file_backend_works_with_its_default_folder(open_round, alice, setti
     assert services.deliver(Message.objects.get().pk) == "sent"
     [written] = (tmp_path / "sent-mail").iterdir()
     assert "Your hand for round" in written.read_text()
+
+
+def test_the_backstop_sends_batch_after_batch_until_nothing_is_due(open_round, alice, bob, make_user):
+    carol = make_user("carol", email="carol@example.org")
+    for player, cards in ((alice, KJELD), (bob, SCEPTER), (carol, KJELD)):
+        submit(player, open_round, cards=cards)
+    assert services.deliver_due(batch=2) == {"sent": 3, "retry": 0, "failed": 0, "skipped": 0}

@@ -52,7 +52,9 @@ def test_worker_database_sessions_give_up_on_locks_and_long_statements(settings)
             assert cursor.fetchone()[0] == f"{settings.DB_TASK_STATEMENT_TIMEOUT}s"
     finally:
         with connection.cursor() as cursor:
-            cursor.execute("RESET lock_timeout; RESET statement_timeout; RESET idle_in_transaction_session_timeout")
+            cursor.execute(
+                "RESET lock_timeout; RESET statement_timeout; RESET idle_in_transaction_session_timeout"
+            )
 
 
 def test_the_worker_limits_its_sessions_when_it_starts():

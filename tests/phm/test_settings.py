@@ -24,6 +24,12 @@ print(json.dumps({
     "db_name": str(settings.DATABASES["default"]["NAME"]),
     "db_host": settings.DATABASES["default"].get("HOST", ""),
     "cache": settings.CACHES["default"]["BACKEND"],
+    "cache_location": settings.CACHES["default"].get("LOCATION"),
+    "cache_ignores_errors": settings.CACHES["default"].get("OPTIONS", {}).get("IGNORE_EXCEPTIONS", False),
+    "conn_max_age": settings.DATABASES["default"]["CONN_MAX_AGE"],
+    "conn_health_checks": settings.DATABASES["default"]["CONN_HEALTH_CHECKS"],
+    "ignore_result": settings.CELERY_TASK_IGNORE_RESULT,
+    "email_timeout": settings.EMAIL_TIMEOUT,
     "eager": settings.CELERY_TASK_ALWAYS_EAGER,
     "broker": settings.CELERY_BROKER_URL,
     "email": settings.EMAIL_BACKEND,
@@ -32,7 +38,16 @@ print(json.dumps({
 }))
 """
 
-VARIABLES = ["DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "EMAIL_BACKEND"]
+VARIABLES = [
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "REDIS_CACHE_URL",
+    "EMAIL_BACKEND",
+    "DB_CONN_MAX_AGE",
+]
 
 
 def load_settings(**env):
@@ -64,6 +79,16 @@ def test_embedded_default_is_sqlite_eager_locmem_console_utc():
     assert values["time_zone"] == "UTC"
 
 
+def test_the_cache_can_have_a_redis_of_its_own():
+    values = loaded(
+        SECRET_KEY="s3cret",
+        REDIS_URL="redis://broker.example:6379/0",
+        REDIS_CACHE_URL="redis://cache.example/5",
+    )
+    assert values["broker"] == "redis://broker.example:6379/0"
+    assert values["cache_location"] == "redis://cache.example/5"
+
+
 def test_refuses_to_start_without_secret_key_when_debug_is_off():
     result = load_settings()
     assert result.returncode != 0
@@ -82,9 +107,16 @@ def test_database_url_redis_url_and_hosts_are_read():
     assert values["secret"] == "s3cret"
     assert values["engine"] == "django.db.backends.postgresql"
     assert (values["db_name"], values["db_host"]) == ("phm_prod", "db.example")
-    assert values["cache"] == "django.core.cache.backends.redis.RedisCache"
+    # The cache lives in the next Redis database: clearing it never drops the broker's queue.
+    assert values["cache"] == "django_redis.cache.RedisCache"
+    assert values["cache_location"] == "redis://cache.example:6379/3"
+    assert values["cache_ignores_errors"] is True
     assert values["eager"] is False
     assert values["broker"] == "redis://cache.example:6379/2"
+    assert values["ignore_result"] is True
+    # A connection per request, checked before reuse: the site recovers at once after an exhaustion.
+    assert (values["conn_max_age"], values["conn_health_checks"]) == (0, True)
+    assert values["email_timeout"] == 10
     assert values["hosts"] == ["phm.example", "www.phm.example"]
     assert values["email"] == "django.core.mail.backends.smtp.EmailBackend"
 

@@ -111,29 +111,3 @@ def test_accepting_an_unknown_card_for_a_round(moderator, catalog_index):
         services.accept_unknown_card(round_, name="Black Lotus", by=moderator, reason="why")
     with pytest.raises(services.AcceptCardError, match="why"):
         services.accept_unknown_card(round_, name="Another New Card", by=moderator, reason=" ")
-
-
-def test_admin_accepts_an_unknown_card_with_a_recorded_decision(client, make_user, catalog_index):
-    import datetime
-
-    from django.utils import timezone
-
-    boss = make_user("boss")
-    boss.is_staff = boss.is_superuser = True
-    boss.save()
-    client.force_login(boss)
-    round_ = Round.objects.create(
-        league=League.objects.create(name="League 46"), number=1, title="R1", hand_size=5,
-        deadline=timezone.now() + datetime.timedelta(days=1),
-    )  # fmt: skip
-    refused = client.post(
-        "/admin/rounds/acceptedcard/add/", {"round": round_.pk, "name": "Black Lotus", "reason": "x"}
-    )
-    assert refused.status_code == 200 and "already in the card catalog" in refused.content.decode()
-    response = client.post(
-        "/admin/rounds/acceptedcard/add/",
-        {"round": round_.pk, "name": "Brand New Card", "reason": "Released 2026-02"},
-    )
-    assert response.status_code == 302
-    accepted = AcceptedCard.objects.get()
-    assert (accepted.name, accepted.accepted_by) == ("Brand New Card", boss)

@@ -113,6 +113,7 @@ def full_league(league, moderator, make_user):
         extra_banned=["Black Lotus"],
     )
     carol_hand = Hand.objects.get(round=first, player=carol)
+    hand_services.declare_not_playing(moderator=moderator, round_id=first.pk)
     hand_services.review_hand(actor=moderator, hand_id=carol_hand.pk, action="flag", message="Check 7.3.")
     hand_services.submit_hand(player=carol, round_id=first.pk, name="Void, fixed", cards=VOID[::-1])
     _pass_deadline(first)

@@ -101,6 +101,8 @@ def test_round_hands_are_404_before_the_deadline_except_for_a_non_playing_modera
     assert as_user(api_client, alice).get(hands_url).status_code == 404
     # other_moderator does not moderate League 45: a site moderator of another league learns nothing.
     assert as_user(api_client, other_moderator).get(hands_url).status_code == 404
+    assert as_user(api_client, moderator).get(hands_url).status_code == 409  # declare first
+    assert as_user(api_client, moderator).post(f"/api/rounds/{open_round.pk}/preview/").status_code == 200
     seen = as_user(api_client, moderator).get(hands_url)
     assert seen.status_code == 200
     assert seen.json()[0]["cards"] == KJELD and seen.json()[0]["nonce"] is None  # nonces wait for the reveal
@@ -149,6 +151,7 @@ def test_review_flag_notifies_the_player_and_is_audited(
     api_client, open_round, alice, moderator, mailoutbox, django_capture_on_commit_callbacks
 ):
     hand = services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD).hand
+    services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     client = as_user(api_client, moderator)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
@@ -170,6 +173,7 @@ def test_disqualify_and_replace_are_409_before_the_deadline_and_work_after(
     api_client, open_round, alice, moderator
 ):
     hand = services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD).hand
+    services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     client = as_user(api_client, moderator)
     review = f"/api/hands/{hand.pk}/review/"
     assert client.post(review, {"action": "disqualify", "message": "x"}, format="json").status_code == 409

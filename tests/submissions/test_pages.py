@@ -124,7 +124,8 @@ def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, mod
     for n in range(3):
         services.submit_hand(player=make_user(f"p{n}"), round_id=open_round.pk, name=f"H{n}", cards=KJELD)
     client.force_login(moderator)
-    client.get(f"/moderate/rounds/{open_round.pk}/hands/")  # the first look is recorded (one insert, once)
+    client.post(f"/moderate/rounds/{open_round.pk}/hands/preview/")  # "I will not play in this round"
+    client.get(f"/moderate/rounds/{open_round.pk}/hands/")
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(f"/moderate/rounds/{open_round.pk}/hands/")
     few = len(ctx.captured_queries)
@@ -140,6 +141,12 @@ def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, mod
 def test_review_actions_from_the_page(client, open_round, moderator, alice):
     hand = services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD).hand
     client.force_login(moderator)
+    response = client.post(
+        f"/moderate/hands/{hand.pk}/review/", {"action": "flag", "message": "Fix card 3"}, follow=True
+    )
+    assert "only after declaring that you will not play" in response.content.decode()  # asked, not saved
+    assert "Show me the hands" in response.content.decode()
+    client.post(f"/moderate/rounds/{open_round.pk}/hands/preview/")
     response = client.post(
         f"/moderate/hands/{hand.pk}/review/", {"action": "flag", "message": "Fix card 3"}, follow=True
     )

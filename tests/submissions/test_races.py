@@ -173,3 +173,40 @@ def test_closing_the_round_while_players_submit_leaves_no_hand_after_the_close(
     assert len(accepted) + results.count("refused") == len(players)
     assert all(version.submitted_at < round_.deadline for version in accepted)
     assert HandVersion.objects.filter(hand__round=round_).count() == len(accepted)
+
+
+def test_a_moderator_never_both_plays_and_sees_the_hands_under_any_interleaving(
+    on_postgres, league, moderator, alice
+):
+    """Each moderator sends a first hand and the declaration "I will not play" at the same instant, many at
+    once and over several rounds: exactly one of the two wins, never both (issue: 7 of 8 trials won both)."""
+    from accounts.services import make_moderator, register_player
+    from submissions.models import HandsPreview
+
+    moderators = []
+    for n in range(5):
+        user = register_player(username=f"racer{n}", password="correct-horse-battery-42")
+        make_moderator(user)
+        league.moderators.add(user)
+        moderators.append(user)
+    now = timezone.now()
+    for trial in range(4):
+        round_ = round_services.create_round(
+            actor=moderator, league=league, now=now, open_now=True, title=f"Trial {trial}", hand_size=5,
+            deadline=now + timedelta(days=1),
+        )  # fmt: skip
+        services.submit_hand(player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD)
+        jobs = []
+        for user in moderators:
+            jobs.append(lambda user=user, round_=round_: services.submit_hand(
+                player=user, round_id=round_.pk, name="Mine", cards=SCEPTER))  # fmt: skip
+            jobs.append(lambda user=user, round_=round_: services.declare_not_playing(
+                moderator=user, round_id=round_.pk))  # fmt: skip
+        results = run_together(jobs)
+        assert all(not isinstance(r, Exception) or isinstance(r, services.HandConflict) for r in results), (
+            results
+        )
+        for user in moderators:
+            played = Hand.objects.filter(round=round_, player=user).exists()
+            previewed = HandsPreview.objects.filter(round=round_, moderator=user).exists()
+            assert played != previewed, (trial, user.username, played, previewed)

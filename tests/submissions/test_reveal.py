@@ -101,9 +101,7 @@ def test_a_near_deadline_is_scheduled_at_once_and_a_far_one_is_left_to_the_backs
     assert [c.kwargs for c in apply_async.call_args_list] == [{"args": [round_.pk], "eta": round_.deadline}]
 
 
-def test_the_backstop_schedules_the_exact_time_reveal_once_the_deadline_is_near(
-    league, moderator, settings
-):
+def test_the_backstop_schedules_the_exact_time_reveal_once_the_deadline_is_near(league, moderator, settings):
     now = timezone.now()
     round_ = round_services.create_round(
         actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=3,

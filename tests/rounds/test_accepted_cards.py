@@ -1,0 +1,125 @@
+"""Rule 3.2a, accepted cards: a power over one league's rounds, used from the round's pages and the API,
+audited and public — never from another league, and never by a moderator for a round they play in while
+another moderator can decide."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.services import make_moderator, register_player
+from rounds import services
+from rounds.models import AcceptedCard
+from rounds.models.audit import AuditEntry
+from rounds.services.leagues import create_league, create_round
+from submissions import services as hand_services
+from tests.submissions.conftest import KJELD
+
+pytestmark = pytest.mark.django_db
+
+NEW_CARD = "Brand New Card of 2026"
+
+
+@pytest.fixture(autouse=True)
+def _index(catalog_index):
+    return catalog_index
+
+
+@pytest.fixture
+def open_round(league, moderator):
+    now = timezone.now()
+    return create_round(
+        actor=moderator, league=league, now=now, open_now=True, title="Five", hand_size=5,
+        deadline=now + timedelta(days=2),
+    )  # fmt: skip
+
+
+def api_as(user):
+    api = APIClient()
+    api.force_authenticate(user)
+    return api
+
+
+def test_a_moderator_of_another_league_cannot_accept_a_card(open_round, other_moderator, client):
+    create_league(actor=other_moderator, name="League 46", moderators=[other_moderator])
+    with pytest.raises(services.AcceptCardForbidden):
+        services.accept_unknown_card(open_round, name=NEW_CARD, by=other_moderator, reason="Spoiled")
+    response = api_as(other_moderator).post(
+        f"/api/rounds/{open_round.pk}/accepted-cards/", {"name": "Fake Card", "reason": "mine"}
+    )
+    assert response.status_code == 403
+    client.force_login(other_moderator)
+    page = client.post(
+        f"/moderate/rounds/{open_round.pk}/accepted-cards/", {"name": "Fake Card", "reason": "mine"}
+    )
+    assert page.status_code == 403
+    assert not AcceptedCard.objects.exists()
+
+
+def test_the_admin_no_longer_adds_cards_and_lists_only_the_moderators_leagues(
+    open_round, moderator, other_moderator, client, admin_client
+):
+    services.accept_unknown_card(open_round, name=NEW_CARD, by=moderator, reason="Spoiled")
+    league_46 = create_league(actor=other_moderator, name="League 46", moderators=[other_moderator])
+    create_round(
+        actor=other_moderator, league=league_46, now=timezone.now(), title="Secret draft title", hand_size=3,
+        deadline=timezone.now() + timedelta(days=5),
+    )  # fmt: skip
+    client.force_login(other_moderator)
+    assert client.get("/admin/rounds/acceptedcard/add/").status_code == 403
+    listing = client.get("/admin/rounds/acceptedcard/").content.decode()
+    assert NEW_CARD not in listing
+    assert admin_client.get("/admin/rounds/acceptedcard/add/").status_code == 403
+    client.force_login(moderator)
+    listing = client.get("/admin/rounds/acceptedcard/").content.decode()
+    assert NEW_CARD in listing and "Secret draft title" not in listing
+
+
+def test_accepting_is_audited_public_and_makes_the_card_legal(open_round, moderator, client, make_user):
+    response = api_as(moderator).post(
+        f"/api/rounds/{open_round.pk}/accepted-cards/", {"name": NEW_CARD, "reason": "Released 2026-11-20"}
+    )
+    assert response.status_code == 201 and response.json()["accepted_by"] == "mod"
+    entry = AuditEntry.objects.get(action="round.card_accepted")
+    assert (
+        entry.actor == moderator and entry.after == {"card": NEW_CARD} and entry.note == "Released 2026-11-20"
+    )
+    page = client.get(f"/rounds/{open_round.pk}/").content.decode()
+    assert NEW_CARD in page and "Released 2026-11-20" in page and "Card accepted (3.2a)" in page
+    assert client.get(f"/api/rounds/{open_round.pk}/accepted-cards/").json()[0]["name"] == NEW_CARD
+    player = make_user("newcomer")
+    hand_services.submit_hand(player=player, round_id=open_round.pk, name="", cards=[NEW_CARD, *KJELD[:4]])
+    card_id = response.json()["id"]
+    assert (
+        api_as(moderator).delete(f"/api/rounds/{open_round.pk}/accepted-cards/{card_id}/").status_code == 204
+    )
+    assert AuditEntry.objects.filter(action="round.card_withdrawn").count() == 1
+
+
+def test_a_playing_moderator_leaves_the_decision_to_another_moderator(open_round, league, moderator, client):
+    second = register_player(username="second", password="correct-horse-battery-42")
+    make_moderator(second)
+    league.moderators.add(second)
+    hand_services.submit_hand(player=moderator, round_id=open_round.pk, name="", cards=KJELD)
+    response = api_as(moderator).post(
+        f"/api/rounds/{open_round.pk}/accepted-cards/", {"name": NEW_CARD, "reason": "Spoiled"}
+    )
+    assert response.status_code == 403 and "second" in response.json()["detail"]
+    assert (
+        api_as(second)
+        .post(f"/api/rounds/{open_round.pk}/accepted-cards/", {"name": NEW_CARD, "reason": "Spoiled"})
+        .status_code
+        == 201
+    )
+
+
+def test_a_sole_moderator_who_plays_may_accept_and_it_shows_after_the_reveal(open_round, moderator, client):
+    hand_services.submit_hand(player=moderator, round_id=open_round.pk, name="", cards=KJELD)
+    services.accept_unknown_card(open_round, name=NEW_CARD, by=moderator, reason="Spoiled")
+    page = client.get(f"/rounds/{open_round.pk}/").content.decode()
+    assert "a moderator who plays in this round" not in page  # before the deadline it would tell who entered
+    open_round.deadline = timezone.now() - timedelta(minutes=1)
+    open_round.save(update_fields=["deadline"])
+    page = client.get(f"/rounds/{open_round.pk}/").content.decode()
+    assert "a moderator who plays in this round" in page
