@@ -31,7 +31,7 @@ MAX_JSON_DEPTH = 32
 TOO_LARGE_DETAIL = "The request is too large: at most {size} are accepted."
 
 
-def _size_text():
+def size_limit_text():
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     return f"{limit // 1024:,} KB" if limit < 1024 * 1024 else f"{limit / (1024 * 1024):g} MB"
 
@@ -52,7 +52,7 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "too_large"
 
     def __init__(self):
-        super().__init__(TOO_LARGE_DETAIL.format(size=_size_text()))
+        super().__init__(TOO_LARGE_DETAIL.format(size=size_limit_text()))
 
 
 def _first_bad_field(items):
@@ -100,7 +100,7 @@ class InputGuardMiddleware:
         except ValueError:
             length = 0
         if limit is not None and length > limit:
-            return _error(request, 413, TOO_LARGE_DETAIL.format(size=_size_text()), "too_large")
+            return _error(request, 413, TOO_LARGE_DETAIL.format(size=size_limit_text()), "too_large")
         if forbidden_character(request.path):
             if is_api(request):
                 return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
@@ -111,7 +111,7 @@ class InputGuardMiddleware:
             try:
                 bad = _first_bad_field(request.POST.lists())
             except RequestDataTooBig:
-                return _error(request, 413, TOO_LARGE_DETAIL.format(size=_size_text()), "too_large")
+                return _error(request, 413, TOO_LARGE_DETAIL.format(size=size_limit_text()), "too_large")
         if bad is not None:
             return _error(request, 400, invalid_characters_message(*bad), "invalid_characters")
         return None

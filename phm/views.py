@@ -29,10 +29,10 @@ def bad_request(request, exception=None):
     API's format under /api/. A body too large is a 413."""
     from django.core.exceptions import RequestDataTooBig
 
-    from .input_guard import TOO_LARGE_DETAIL, _size_text
+    from .input_guard import TOO_LARGE_DETAIL, size_limit_text
 
     if isinstance(exception, RequestDataTooBig):
-        status, code, detail = 413, "too_large", TOO_LARGE_DETAIL.format(size=_size_text())
+        status, code, detail = 413, "too_large", TOO_LARGE_DETAIL.format(size=size_limit_text())
     else:
         status, code, detail = 400, "bad_request", "The request was malformed or too large."
     if _wants_json(request):

@@ -97,3 +97,9 @@ def test_reviewing_moderators_hands_reply_is_never_cached(api_client, open_round
     assert response.status_code == 200 and response.json()[0]["cards"] == KJELD
     cache_control = response["Cache-Control"]
     assert "no-store" in cache_control and "private" in cache_control
+
+
+def test_verifying_a_commitment_typed_with_non_ascii_characters_is_no_error(client):
+    client.raise_request_exception = False
+    response = client.post("/hands/verify/", {"text": "anything", "commitment": "¡no hex!"})
+    assert response.status_code == 200
