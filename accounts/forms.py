@@ -1,6 +1,8 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from phm.text import clean_name
+
 from .models import Profile
 from .timezones import time_zone_choices
 
@@ -34,7 +36,7 @@ class SignUpForm(UserCreationForm):
         self.order_fields(["username", "forum_username", "email", "time_zone", "password1", "password2"])
 
     def clean_forum_username(self):
-        name = self.cleaned_data["forum_username"].strip()
+        name = clean_name(self.cleaned_data["forum_username"])
         if _forum_username_taken(name):
             raise forms.ValidationError("Another account already uses this forum name.")
         return name
@@ -56,7 +58,7 @@ class ProfileForm(forms.ModelForm):
         self.order_fields(["email", "forum_username", "time_zone"])
 
     def clean_forum_username(self):
-        name = self.cleaned_data["forum_username"].strip()
+        name = clean_name(self.cleaned_data["forum_username"])
         if _forum_username_taken(name, exclude_user=self.instance.user):
             raise forms.ValidationError("Another account already uses this forum name.")
         return name

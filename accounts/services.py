@@ -5,6 +5,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
+from phm.text import clean_name
+
 from .models import Profile
 
 
@@ -26,7 +28,7 @@ def is_moderator(user):
 @transaction.atomic
 def register_player(*, username, password, email="", forum_username="", time_zone="UTC"):
     user = get_user_model().objects.create_user(username=username, password=password, email=email)
-    Profile.objects.create(user=user, forum_username=forum_username, time_zone=time_zone)
+    Profile.objects.create(user=user, forum_username=clean_name(forum_username), time_zone=time_zone)
     return user
 
 

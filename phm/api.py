@@ -1,6 +1,6 @@
 """API conventions shared by every endpoint (API.md: Conventions)."""
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -16,7 +16,11 @@ def exception_handler(exc, context):
         response = Response({"detail": UNAVAILABLE_DETAIL, "code": "unavailable"}, status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
-    if isinstance(exc, Http404):
+    if isinstance(exc, RequestDataTooBig):
+        from .input_guard import PayloadTooLarge
+
+        exc = PayloadTooLarge()
+    elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()

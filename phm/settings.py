@@ -49,6 +49,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ViewerTimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Control characters, oversized bodies, Cache-Control of API replies (phm.input_guard).
+    "phm.input_guard.InputGuardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -222,6 +224,10 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY") else None
 X_FRAME_OPTIONS = "DENY"
 
+# Request bodies: 1 MB is far above the largest legitimate one (an archive import of a whole round's forum
+# posts); larger ones are refused with 413 before they are read (phm.input_guard).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
@@ -234,6 +240,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "phm.api.exception_handler",
+    # Bounded size and JSON depth, no control characters in any field (phm.input_guard).
+    "DEFAULT_PARSER_CLASSES": [
+        "phm.input_guard.GuardedJSONParser",
+        "phm.input_guard.GuardedFormParser",
+        "phm.input_guard.GuardedMultiPartParser",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }

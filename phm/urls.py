@@ -1,14 +1,26 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views import View
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.authtoken.views import ObtainAuthToken
 
 from . import health, views
+from .input_guard import API_PARSERS
+
+
+class ApiDocsView(SpectacularSwaggerView):
+    """The browsable docs. An HTML page has no API metadata to describe: OPTIONS answers with the methods it
+    allows, as Django's own views do (DRF's metadata would look for a template and fail)."""
+
+    def options(self, request, *args, **kwargs):
+        return View.options(self, request, *args, **kwargs)
+
 
 api_patterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    # The token view names its own parsers; it gets the guarded ones (phm.input_guard) like every other.
+    path("auth/token/", ObtainAuthToken.as_view(parser_classes=API_PARSERS), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("rounds.api_urls")),
     path("", include("submissions.api_urls")),
     path("", include("scoring.api_urls")),
@@ -29,5 +41,6 @@ urlpatterns = [
     path("", include("rounds.urls")),
 ]
 
+handler400 = "phm.views.bad_request"
 handler404 = "phm.views.page_not_found"
 handler500 = "phm.views.server_error"

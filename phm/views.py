@@ -24,6 +24,22 @@ def _wants_json(request):
     return request.path.startswith("/api/")
 
 
+def bad_request(request, exception=None):
+    """Django's 400 (a suspicious request: a body over DATA_UPLOAD_MAX_MEMORY_SIZE, too many fields…), in the
+    API's format under /api/. A body too large is a 413."""
+    from django.core.exceptions import RequestDataTooBig
+
+    from .input_guard import TOO_LARGE_DETAIL, size_limit_text
+
+    if isinstance(exception, RequestDataTooBig):
+        status, code, detail = 413, "too_large", TOO_LARGE_DETAIL.format(size=size_limit_text())
+    else:
+        status, code, detail = 400, "bad_request", "The request was malformed or too large."
+    if _wants_json(request):
+        return JsonResponse({"detail": detail, "code": code}, status=status)
+    return render(request, "400.html", {"status": status, "detail": detail}, status=status)
+
+
 def page_not_found(request, exception=None):
     if _wants_json(request):
         return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)

@@ -4,6 +4,8 @@ from datetime import UTC
 
 from django.utils.dateformat import format as format_date
 
+from phm.text import bbcode_text
+
 from .legality import format_label
 from .markdown import markdown_to_bbcode
 from .models import LandRule
@@ -41,16 +43,21 @@ def deadline_utc_text(deadline):
 
 
 def announcement(round_, round_url):
-    extra = [entry["name"] for entry in effective_banned_entries(round_) if entry["list"] == "round"]
-    parts = [f"[size=5][b]{round_.code} — {round_.title}[/b][/size]", ""]
+    """Every text a moderator typed goes through bbcode_text (phm.text) or markdown_to_bbcode: it can open or
+    close no tag of the post."""
+    extra = [
+        bbcode_text(entry["name"]) for entry in effective_banned_entries(round_) if entry["list"] == "round"
+    ]
+    parts = [f"[size=5][b]{round_.code} — {bbcode_text(round_.title)}[/b][/size]", ""]
     if round_.format_rule.strip():
         parts += [markdown_to_bbcode(round_.format_rule), ""]
     parts.append(f"[b]Deck Size:[/b] {round_.hand_size}")
     parts.append(f"[b]Land Rule:[/b] {LAND_RULE_LINES[LandRule(round_.land_rule)]}")
     for line in variant_lines(round_):
-        parts.append(f"[b]{line.split(':', 1)[0]}:[/b]{line.split(':', 1)[1]}")
+        label, text = line.split(":", 1)
+        parts.append(f"[b]{label}:[/b]{bbcode_text(text)}")
     if round_.backbuild and round_.backbuild_hands.strip():
-        parts += ["", "[b]Specified hands for backbuild:[/b]", round_.backbuild_hands.strip()]
+        parts += ["", "[b]Specified hands for backbuild:[/b]", bbcode_text(round_.backbuild_hands.strip())]
     parts.append(
         "[b]Additional Banned list:[/b] "
         + (" / ".join(extra) if extra else "None")

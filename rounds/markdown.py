@@ -4,6 +4,8 @@ in forum exports the same text becomes BBCode."""
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
+from phm.text import bbcode_text
+
 # CommonMark with HTML disabled: `<script>` becomes `&lt;script&gt;`; markdown-it validates link targets
 # (javascript: and similar are refused).
 _parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
@@ -25,7 +27,9 @@ def render_markdown(text):
 
 
 def markdown_to_bbcode(text):
-    """Paragraphs, lists, bold, italics, links and code as forum BBCode; anything else as its plain text."""
+    """Paragraphs, lists, bold, italics, links and code as forum BBCode; anything else as its plain text.
+    The moderator's own text can open or close no tag (phm.text.bbcode_text): only the Markdown becomes
+    BBCode."""
     out = []
     for token in _parser.parse(text or ""):
         if token.type == "inline":
@@ -43,7 +47,7 @@ def markdown_to_bbcode(text):
         elif token.type == "heading_open":
             out.append("[b]")
         elif token.type in ("fence", "code_block"):
-            out.append(f"[code]{token.content.rstrip()}[/code]\n\n")
+            out.append(f"[code]{bbcode_text(token.content.rstrip())}[/code]\n\n")
     return "".join(out).strip()
 
 
@@ -51,11 +55,16 @@ def _inline_bbcode(children):
     parts = []
     for child in children:
         if child.type == "link_open":
-            parts.append(f"[url={child.attrs.get('href', '')}]")
+            parts.append(f"[url={_bbcode_url(child.attrs.get('href', ''))}]")
         elif child.type == "code_inline":
-            parts.append(f"[font=monospace]{child.content}[/font]")
+            parts.append(f"[font=monospace]{bbcode_text(child.content)}[/font]")
         elif child.type in _INLINE_TAGS:
             parts.append(_INLINE_TAGS[child.type])
         else:
-            parts.append(child.content)
+            parts.append(bbcode_text(child.content))
     return "".join(parts)
+
+
+def _bbcode_url(href):
+    """A link target that cannot end the [url=…] tag early: brackets percent-encoded, as in any URL."""
+    return str(href).replace("[", "%5B").replace("]", "%5D")

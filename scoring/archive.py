@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from accounts.services import register_player
+from phm.text import clean_name
 from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import Status, get_index, resolve_name
 from rounds.models import League, Round, RoundState
@@ -184,7 +185,7 @@ def read_hands_post(text, is_card=None):
             if current is not None:
                 entries.append(_entry(current))
             number, rest = header
-            player, hand_name = split_player_and_name(rest)
+            player, hand_name = (clean_name(part) for part in split_player_and_name(rest))
             current = [number, player, hand_name, [], line_number, []]
         elif current is None:
             ignored.append((line_number, line))
@@ -340,7 +341,7 @@ def _check_round_fields(result, *, actor, league, title, hand_size, deadline, no
         result.add_error("league", "Choose the league the round belongs to.")
     elif not can_manage_league(actor, league):
         result.add_error("league", f"You do not moderate {league.name}.")
-    title = (title or "").strip()
+    title = clean_name(title)
     if not title:
         result.add_error("title", "A round needs a title, such as \u201c5 Card Alphabetized\u201d.")
     elif len(title) > MAX_TITLE:

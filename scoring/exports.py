@@ -4,8 +4,8 @@ shows."""
 import csv
 import io
 
-from rounds.catalog.handlist import format_hand_list
-from submissions.bbcode import hand_heading
+from phm.text import bbcode_text
+from submissions.bbcode import card_line, hand_heading
 
 from .forum_rows import format_table, row_for_hand
 
@@ -36,22 +36,23 @@ def results_bbcode(table, cards_by_hand):
     `cards_by_hand` maps hand ids to their current card names."""
     round_ = table.round
     state = "final results" if table.final else "provisional results (not final yet)"
-    blocks = [f"[b]Results — {round_.code} {round_.title}: {state}[/b]"]
+    blocks = [f"[b]Results — {round_.code} {bbcode_text(round_.title)}: {state}[/b]"]
     blocks.append(f"[code]\n{format_table(forum_rows(table))}\n[/code]")
     for row in table.by_rank:
         lines = [
             f"[b]{ordinal(row.rank)}[/b] {hand_heading(row.hand)} — {row.points} points, "
             f"{row.league_points} League points",
-            format_hand_list(cards_by_hand.get(row.hand.pk, [])),
+            card_line(cards_by_hand.get(row.hand.pk, [])),
         ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 
 
 def cell_safe(value):
-    """Text a spreadsheet would run as a formula (=, +, -, @) is quoted: hand names are typed by players."""
+    """Text a spreadsheet would run as a formula (=, +, -, @, or a tab or carriage return before one) is
+    quoted: hand names are typed by players."""
     text = str(value)
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def results_csv(table):

@@ -4,6 +4,7 @@
 Leyline of Singularity / Karakas / Kjeldoran Warrior / Mishra's Workshop / Wheel of Torture
 """
 
+from phm.text import bbcode_text
 from rounds.catalog.handlist import format_hand_list
 
 from .models import HandStatus
@@ -11,23 +12,29 @@ from .selectors import player_display_name
 
 
 def hand_heading(hand):
-    heading = f"{hand.number_label} {player_display_name(hand.player)}"
-    return f'{heading} :: "{hand.name}"' if hand.name else heading
+    """The entry's heading for a forum post; the player's and the hand's names are made inert
+    (phm.text.bbcode_text), like every text a user typed in the exports."""
+    heading = f"{hand.number_label} {bbcode_text(player_display_name(hand.player))}"
+    return f'{heading} :: "{bbcode_text(hand.name)}"' if hand.name else heading
+
+
+def card_line(cards):
+    return bbcode_text(format_hand_list(cards))
 
 
 def hands_posted(round_, hands):
-    blocks = [f"[b]Hands posted — {round_.code} {round_.title}[/b]"]
+    blocks = [f"[b]Hands posted — {round_.code} {bbcode_text(round_.title)}[/b]"]
     for hand in hands:
         lines = [
             hand_heading(hand),
-            format_hand_list(hand.current_version.cards if hand.current_version else []),
+            card_line(hand.current_version.cards if hand.current_version else []),
         ]
         if hand.status == HandStatus.DISQUALIFIED:
-            reason = f": {hand.disqualification_reason}" if hand.disqualification_reason else ""
+            reason = f": {bbcode_text(hand.disqualification_reason)}" if hand.disqualification_reason else ""
             lines.append(f"[i]Disqualified (rule 4.2a){reason}[/i]")
         elif hand.status == HandStatus.REPLACED:
             lines.append("[i]Replaced by a similar hand (rule 4.2a)[/i]")
         if hand.notice:
-            lines.append(f"[i]{hand.notice}[/i]")
+            lines.append(f"[i]{bbcode_text(hand.notice)}[/i]")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"

@@ -76,4 +76,7 @@ def version_text(version):
 def matches(text, commitment):
     """Whether `text` (line endings normalised to \\n, outer whitespace ignored) hashes to `commitment`."""
     normalised = (text or "").replace("\r\n", "\n").replace("\r", "\n").strip()
-    return hmac.compare_digest(digest(normalised), (commitment or "").strip().lower())
+    # Compared as bytes: compare_digest refuses str with non-ASCII characters, and a commitment is typed by
+    # whoever checks it.
+    expected = digest(normalised).encode()
+    return hmac.compare_digest(expected, (commitment or "").strip().lower().encode("utf-8", "replace"))

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from outbox import services as outbox
 from phm.links import site_url
+from phm.text import clean_name
 from rounds.catalog.resolve import resolve_name
 from rounds.legality import check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
@@ -83,7 +84,7 @@ def deadline_passed_message(round_):
 
 
 def _clean_name(name):
-    name = " ".join(str(name or "").split())
+    name = clean_name(name)  # no bidi overrides, zero-width or control characters (phm.text)
     if len(name) > MAX_NAME_LENGTH:
         raise HandInputError({"name": [f"A hand name has at most {MAX_NAME_LENGTH} characters."]})
     return name

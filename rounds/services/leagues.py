@@ -11,6 +11,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.services import is_moderator
+from phm.text import clean_name
 
 from ..models import League, Round, RoundState
 from ..models.audit import log_action
@@ -44,6 +45,13 @@ EDITABLE_WHILE_OPEN = {
     "backbuild_hands",
 }
 MINIMUM_LEAD_TIME = timedelta(minutes=5)
+# Bounds on what a moderator may store (forms and API alike): a deadline is at most a year ahead, a round's
+# texts are a forum post's length, not a megabyte, and its own banned list is a list, not the catalog.
+MAXIMUM_LEAD_TIME = timedelta(days=365)
+MAX_ROUND_TEXT = 10_000
+ROUND_TEXT_FIELDS = ("format_rule", "bonus_rule", "commentary", "backbuild_hands")
+MAX_EXTRA_BANNED = 500
+MAX_ALLOWED_SETS = 200
 
 
 def _round_values(round_):
@@ -88,7 +96,7 @@ def leagues_managed_by(user):
 
 @transaction.atomic
 def create_league(*, actor, name, rounds_planned=4, moderators=()):
-    name = (name or "").strip()
+    name = clean_name(name)
     errors = {}
     if not name:
         errors["name"] = ["A league needs a name, such as “League 45”."]
@@ -126,7 +134,7 @@ def _clean_rules(values, errors):
     from ..legality import known_format
 
     if "title" in values:
-        values["title"] = (values["title"] or "").strip()
+        values["title"] = clean_name(values["title"])
         if not values["title"]:
             errors["title"] = ["A round needs a title, such as “5 Card Alphabetized”."]
     if "hand_size" in values:
@@ -140,9 +148,25 @@ def _clean_rules(values, errors):
             errors["sanctioned_format"] = [f"“{key}” is not a format the card catalog knows."]
     elif "sanctioned_format" in values:
         values["sanctioned_format"] = ""
+    for name in ROUND_TEXT_FIELDS:
+        if name in values and len(values[name] or "") > MAX_ROUND_TEXT:
+            errors[name] = [
+                f"At most {MAX_ROUND_TEXT:,} characters (this one has {len(values[name]):,}): "
+                "link to a longer text instead."
+            ]
     if "allowed_sets" in values:
-        values["allowed_sets"] = _clean_set_codes(values["allowed_sets"] or [], errors)
-    if "extra_banned" in values:
+        if len(values["allowed_sets"] or []) > MAX_ALLOWED_SETS:
+            errors["allowed_sets"] = [f"At most {MAX_ALLOWED_SETS} set codes."]
+            values["allowed_sets"] = []
+        else:
+            values["allowed_sets"] = _clean_set_codes(values["allowed_sets"] or [], errors)
+    if "extra_banned" in values and len(values["extra_banned"] or []) > MAX_EXTRA_BANNED:
+        # Refused before any name is resolved: each one is a catalog lookup.
+        errors["extra_banned"] = [
+            f"At most {MAX_EXTRA_BANNED} additional banned cards, not {len(values['extra_banned']):,}."
+        ]
+        values["extra_banned"] = []
+    elif "extra_banned" in values:
         names, problems = [], []
         for raw in values["extra_banned"] or []:
             text = (raw or "").strip()
@@ -180,6 +204,12 @@ def _check_deadline(deadline, now, errors):
         errors["deadline"] = ["Set a deadline."]
     elif deadline <= now + MINIMUM_LEAD_TIME:
         errors["deadline"] = ["The deadline must be at least 5 minutes in the future."]
+    elif deadline > now + MAXIMUM_LEAD_TIME:
+        errors["deadline"] = [_too_far_message()]
+
+
+def _too_far_message():
+    return f"The deadline must be within {MAXIMUM_LEAD_TIME.days} days from now."
 
 
 def effective_banned_entries(round_, standing=None):
@@ -347,6 +377,8 @@ def extend_deadline(*, actor, round_id, now, new_deadline):
         )
     if new_deadline <= round_.deadline:
         raise RoundInputError({"deadline": ["To extend the deadline, choose a time after the current one."]})
+    if new_deadline > now + MAXIMUM_LEAD_TIME:
+        raise RoundInputError({"deadline": [_too_far_message()]})
     before = round_.deadline
     round_.deadline = new_deadline
     round_.save(update_fields=["deadline", "updated_at"])

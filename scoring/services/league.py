@@ -12,6 +12,7 @@ from rounds.services.leagues import can_manage_league, create_round
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 
 TIEBREAK_DAYS = 7
+MAX_WINNERS_NOTE = 5_000
 
 
 def managed_league(actor, league_id):
@@ -65,6 +66,9 @@ def declare_winners(*, actor, league_id, usernames, note=""):
     from ..standings import league_standings
 
     league = managed_league(actor, league_id)
+    note = str(note or "").strip()
+    if len(note) > MAX_WINNERS_NOTE:
+        raise ScoringInputError({"note": [f"Keep the note under {MAX_WINNERS_NOTE:,} characters."]})
     wanted = {str(name).strip().lower() for name in usernames if str(name).strip()}
     if not wanted:
         raise ScoringInputError({"winners": ["Choose at least one player."]})
@@ -78,7 +82,7 @@ def declare_winners(*, actor, league_id, usernames, note=""):
         league = League.objects.select_for_update().get(pk=league.pk)
         before = sorted(user.get_username() for user in league.winners.all())
         league.winners.set(chosen)
-        league.winners_note = str(note or "").strip()
+        league.winners_note = note
         league.state = League.State.FINISHED
         league.save(update_fields=["winners_note", "state"])
         log_action(

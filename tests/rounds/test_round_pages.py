@@ -12,12 +12,16 @@ from tests.factories import RoundFactory
 pytestmark = pytest.mark.django_db
 
 
+# Deadlines are at most a year ahead of the moment they are set: the 2099 round is set "in" December 2098.
+SET_AT = datetime(2098, 12, 20, 12, 0, tzinfo=UTC)
+
+
 @pytest.fixture
 def alphabetized(league, moderator):
     return services.create_round(
         actor=moderator,
         league=league,
-        now=timezone.now(),
+        now=SET_AT,
         open_now=True,
         title="5 Card Alphabetized",
         hand_size=5,
@@ -164,7 +168,7 @@ def test_moderator_page_shows_the_history_readably(client, moderator, alphabetiz
     services.extend_deadline(
         actor=moderator,
         round_id=alphabetized.pk,
-        now=timezone.now(),
+        now=SET_AT,
         new_deadline=alphabetized.deadline + timedelta(days=1),
     )
     client.force_login(moderator)
