@@ -1,14 +1,15 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from accounts.api import obtain_token
 
 from . import health, views
 
 api_patterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", obtain_token, name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("rounds.api_urls")),
     path("", include("submissions.api_urls")),
     path("", include("scoring.api_urls")),
