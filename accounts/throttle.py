@@ -10,20 +10,29 @@ agent) on three levels, each with its own limit within the cool-off window (LOGI
   limit is much higher, since reaching it locks the owner out as well, for the cool-off only.
 
 A lock ends by itself after the cool-off: attempts made while locked out are refused without being counted, so
-nobody can keep an account locked for ever. Locked-out requests never reach the password hasher: the
-AxesStandaloneBackend refuses them before the ModelBackend runs.
+nobody can keep an account locked for ever. Locked-out requests never reach the password hasher: LoginBackend
+refuses them first. It also lets one IP address have only LOGIN_CHECKS_AT_ONCE_PER_IP password checks running
+at the same moment, so a burst of parallel guesses cannot all be checked before the first failures are counted.
 """
 
+import contextlib
+import logging
 import math
 from datetime import timedelta
 
+from axes.backends import AxesStandaloneBackend
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_cool_off
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth.backends import ModelBackend
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
+
+logger = logging.getLogger(__name__)
 
 # The order of settings.AXES_LOCKOUT_PARAMETERS; each has its own limit (LOGIN_FAILURE_LIMITS).
 PAIR, IP_ADDRESS, ACCOUNT = "pair", "ip_address", "account"
@@ -40,6 +49,48 @@ def client_ip(request):
         if forwarded:
             return forwarded[-1]
     return request.META.get("REMOTE_ADDR")
+
+
+BUSY_RETRY_SECONDS = 5
+SLOT_TIMEOUT = 60  # seconds: a slot held by a process that died frees itself
+
+
+@contextlib.contextmanager
+def password_check_slot(request):
+    """Yields whether this request may check a password now: at most LOGIN_CHECKS_AT_ONCE_PER_IP at once per
+    IP address, counted in the cache (Redis in production; a cache that is down lets every check through)."""
+    key = f"login-checks-at-once:{getattr(request, 'axes_ip_address', None) or client_ip(request)}"
+    try:
+        cache.add(key, 0, timeout=SLOT_TIMEOUT)
+        running = cache.incr(key)
+    except Exception:  # the key expired meanwhile, or the cache is unreachable: do not hold logins up
+        logger.warning("Login concurrency not counted (cache unavailable)", exc_info=True)
+        yield True
+        return
+    try:
+        yield running is None or running <= settings.LOGIN_CHECKS_AT_ONCE_PER_IP
+    finally:
+        with contextlib.suppress(Exception):
+            cache.decr(key)
+
+
+class LoginBackend(AxesStandaloneBackend, ModelBackend):
+    """The one backend that checks passwords: refuses locked-out requests (axes) and bursts from one address,
+    then checks the password as the ModelBackend does. A wrong password ends the backend chain, so the
+    ModelBackend listed after this one (for sessions it made and for explicit logins) never checks it again."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        AxesStandaloneBackend.authenticate(self, request, username=username, password=password, **kwargs)
+        with password_check_slot(request) as granted:
+            if not granted:
+                # Refused unchecked and not counted as a failure (axes skips attempts flagged as locked out).
+                request.axes_locked_out = True
+                request.phm_login_busy = True
+                raise PermissionDenied("Too many password checks at once from this address.")
+            user = ModelBackend.authenticate(self, request, username=username, password=password, **kwargs)
+        if user is None:
+            raise PermissionDenied("Wrong username or password.")
+        return user
 
 
 class LoginThrottleHandler(AxesDatabaseHandler):
@@ -115,8 +166,12 @@ def _is_admin(request):
 def lockout_response(request, original_response=None, credentials=None):
     """AXES_LOCKOUT_CALLABLE: 429 with the time until retry. The API answers `{"detail", "code"}` JSON; the
     admin and the site show their login page with the message."""
-    seconds = retry_after_seconds(request, credentials)
-    message = lockout_message(seconds)
+    if getattr(request, "phm_login_busy", False):
+        seconds = BUSY_RETRY_SECONDS
+        message = "Too many login attempts at once from your address: wait a few seconds and try again."
+    else:
+        seconds = retry_after_seconds(request, credentials)
+        message = lockout_message(seconds)
     username = get_client_username(request, credentials) or ""
     if _is_api(request):
         response = JsonResponse({"detail": message, "code": "throttled"}, status=429)

@@ -180,10 +180,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Every password check goes through django-axes first (accounts.throttle): a locked-out request is refused
-# before the password hasher runs.
+# Every password check goes through accounts.throttle.LoginBackend: django-axes refuses a locked-out request
+# before the password hasher runs. The ModelBackend after it checks no password (LoginBackend ends the chain);
+# it stays for the sessions it made and for explicit logins (sign-up).
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "accounts.throttle.LoginBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
@@ -271,6 +272,8 @@ LOGIN_FAILURE_LIMITS = {
 AXES_HANDLER = "accounts.throttle.LoginThrottleHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address", "username"]
 AXES_FAILURE_LIMIT = max(LOGIN_FAILURE_LIMITS.values())
+# Password checks one IP address may have running at the same moment; more are refused unchecked (429).
+LOGIN_CHECKS_AT_ONCE_PER_IP = 2
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
 # Attempts while locked out are refused without being counted, so a lock always ends after the cool-off.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False

@@ -189,3 +189,71 @@ def test_admin_login_locks_out_with_its_own_page_and_the_message(client, staff, 
     with time_machine.travel(timezone.now() + timedelta(minutes=COOL_OFF_MINUTES, seconds=5)):
         assert admin_login(client, "boss", password).status_code == 302
         assert client.get(reverse("admin:index")).status_code == 200
+
+
+# Bursts of parallel guesses ------------------------------------------------------------------------------------
+
+
+def test_a_burst_from_one_address_is_refused_unchecked_beyond_the_checks_at_once(
+    api_client, player, password, settings, monkeypatch
+):
+    from django.core.cache import cache
+
+    calls = []
+    monkeypatch.setattr(
+        "django.contrib.auth.base_user.check_password",
+        lambda *args, **kwargs: calls.append(args) or check_password(*args, **kwargs),
+    )
+    # Two checks from this address are running (held by other requests) right now.
+    cache.set("login-checks-at-once:127.0.0.1", settings.LOGIN_CHECKS_AT_ONCE_PER_IP, timeout=60)
+    try:
+        response = token_login(api_client, "player", password)
+        assert response.status_code == 429
+        assert response.json()["code"] == "throttled"
+        assert "at once" in response.json()["detail"]
+        assert response["Retry-After"] == "5"
+        assert calls == []
+        # Not counted as a failure: once a check ends, the right password is let in.
+        cache.decr("login-checks-at-once:127.0.0.1")
+        assert token_login(api_client, "player", password).status_code == 200
+    finally:
+        cache.delete("login-checks-at-once:127.0.0.1")
+    from axes.models import AccessAttempt
+
+    assert not AccessAttempt.objects.exists()
+
+
+@pytest.mark.needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_parallel_guesses_are_checked_at_most_a_few_times_beyond_the_limit(live_server, player, settings):
+    """The probe's 200 parallel guesses: only the first few are checked; the rest get 429 unchecked."""
+    import json
+    import urllib.error
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from tests.conftest import skip_unless
+
+    skip_unless(connection.vendor == "postgresql", "parallel requests to the live server need PostgreSQL")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]  # the real cost
+    player.set_password("the-real-one-42")
+    player.save()
+
+    def guess(number):
+        body = json.dumps({"username": "player", "password": f"guess-{number}"}).encode()
+        request = urllib.request.Request(
+            f"{live_server.url}/api/auth/token/", data=body, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:  # noqa: S310 - the live server
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    with ThreadPoolExecutor(max_workers=40) as pool:
+        statuses = list(pool.map(guess, range(60)))
+    checked = statuses.count(400)
+    assert set(statuses) <= {400, 429}, statuses
+    assert 1 <= checked <= LIMIT + settings.LOGIN_CHECKS_AT_ONCE_PER_IP - 1, statuses
