@@ -12,7 +12,8 @@ agent) on three levels, each with its own limit within the cool-off window (LOGI
 A lock ends by itself after the cool-off: attempts made while locked out are refused without being counted, so
 nobody can keep an account locked for ever. Locked-out requests never reach the password hasher: LoginBackend
 refuses them first. It also lets one IP address have only LOGIN_CHECKS_AT_ONCE_PER_IP password checks running
-at the same moment, so a burst of parallel guesses cannot all be checked before the first failures are counted.
+at the same moment, so a burst of parallel guesses cannot all be checked before the first failures are
+counted.
 """
 
 import contextlib
@@ -77,7 +78,8 @@ def password_check_slot(request):
 class LoginBackend(AxesStandaloneBackend, ModelBackend):
     """The one backend that checks passwords: refuses locked-out requests (axes) and bursts from one address,
     then checks the password as the ModelBackend does. A wrong password ends the backend chain, so the
-    ModelBackend listed after this one (for sessions it made and for explicit logins) never checks it again."""
+    ModelBackend listed after this one (for sessions it made and for explicit logins) never checks it
+    again."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         AxesStandaloneBackend.authenticate(self, request, username=username, password=password, **kwargs)

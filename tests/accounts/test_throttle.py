@@ -243,7 +243,7 @@ def test_parallel_guesses_are_checked_at_most_a_few_times_beyond_the_limit(live_
 
     def guess(number):
         body = json.dumps({"username": "player", "password": f"guess-{number}"}).encode()
-        request = urllib.request.Request(
+        request = urllib.request.Request(  # noqa: S310 - the live server
             f"{live_server.url}/api/auth/token/", data=body, headers={"Content-Type": "application/json"}
         )
         try:
