@@ -226,3 +226,40 @@ def test_every_moderator_page_passes_the_csp(live_server, page, watch, site, mod
         confirm_form.locator("button[type=submit], button:not([type])").first.click()
         expect(page).to_have_url(re.compile(rf"/moderate/rounds/{open_round.pk}/hands/"))
     watch.settle()
+
+
+def test_admin_and_lockout_pages_pass_the_csp(live_server, page, watch, make_user, password, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    boss = make_user("boss", forum_username="Boss")
+    boss.set_password(password)
+    boss.is_staff = boss.is_superuser = True
+    boss.save()
+    base = live_server.url
+
+    # Five wrong passwords on the site's login page: the lockout page, with its message.
+    for _ in range(5):
+        watch.visit(base + "/accounts/login/")
+        page.locator("input[name=username]").fill("boss")
+        page.locator("input[name=password]").fill("wrong")
+        page.locator("form button[type=submit]").click()
+        page.wait_for_load_state("load")
+    expect(page.locator("#lockout-message")).to_contain_text("try again in 15 minutes")
+    watch.settle()
+
+    # The admin, from another address's point of view: the lock is per (username, address) only.
+    from axes.utils import reset
+
+    reset(username="boss")
+    watch.visit(base + "/admin/login/")
+    page.locator("input[name=username]").fill("boss")
+    page.locator("input[name=password]").fill(password)
+    page.locator("input[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/admin/$"))
+    for path in [
+        "/admin/",
+        "/admin/auth/user/",
+        f"/admin/auth/user/{boss.pk}/change/",
+        "/admin/outbox/message/",
+    ]:
+        watch.visit(base + path)
+        watch.settle()
