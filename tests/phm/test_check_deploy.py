@@ -23,6 +23,7 @@ SETTINGS_VARIABLES = {
     "HSTS_PRELOAD",
     "REDIS_URL",
     "REDIS_CACHE_URL",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by the browser tests' conftest, never in deployment
 }
 
 
