@@ -82,6 +82,13 @@ class LoginBackend(AxesStandaloneBackend, ModelBackend):
     again."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
+        if request is None:
+            # No HTTP request, so no client to count (the test client's login(), a shell). Every entry point
+            # of the site passes its request: the login page, the admin and the API token endpoint.
+            user = ModelBackend.authenticate(self, request, username=username, password=password, **kwargs)
+            if user is None:
+                raise PermissionDenied("Wrong username or password.")
+            return user
         AxesStandaloneBackend.authenticate(self, request, username=username, password=password, **kwargs)
         with password_check_slot(request) as granted:
             if not granted:

@@ -257,3 +257,28 @@ def test_parallel_guesses_are_checked_at_most_a_few_times_beyond_the_limit(live_
     checked = statuses.count(400)
     assert set(statuses) <= {400, 429}, statuses
     assert 1 <= checked <= LIMIT + settings.LOGIN_CHECKS_AT_ONCE_PER_IP - 1, statuses
+
+
+def test_every_entry_point_passes_its_request_to_the_throttle(
+    client, api_client, staff, password, monkeypatch
+):
+    """A password check without a request is not throttled (there is no client to count): make sure the
+    site's three entry points never do that."""
+    from accounts.throttle import LoginBackend
+
+    seen = []
+    original = LoginBackend.authenticate
+
+    def spy(self, request, *args, **kwargs):
+        seen.append(request)
+        return original(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(LoginBackend, "authenticate", spy)
+    page_login(client, "boss", password)
+    token_login(api_client, "boss", password)
+    admin_login(client, "boss", password)
+    assert len(seen) == 3
+    assert all(request is not None and hasattr(request, "META") for request in seen)
+    from django.http import HttpRequest
+
+    assert all(isinstance(request, HttpRequest) for request in seen)  # Django's own, not DRF's wrapper
