@@ -284,6 +284,8 @@ AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 AXES_HTTP_RESPONSE_CODE = 429
 # No log of successful logins (addresses of every visit): only the failures that count are kept.
 AXES_DISABLE_ACCESS_LOG = True
+# No banner on every start (it would land in the output of every management command).
+AXES_VERBOSE = False
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "csrfmiddlewaretoken"]
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
