@@ -92,7 +92,7 @@ def test_a_tally_is_scheduled_with_the_cache_down(redis_cache_at_a_closed_port):
 
 def test_publishing_to_a_broker_that_is_down_returns_at_once_and_is_logged(settings, caplog):
     """The project's broker settings on an app whose Redis is a closed port: no retries, no exception."""
-    app = Celery("probe")
+    app = Celery("probe", set_as_current=False)  # not the current app: later tests publish through phm's
     app.config_from_object(settings, namespace="CELERY")
     app.conf.broker_url = CLOSED_REDIS.format(port=free_port())
     app.conf.task_always_eager = False
