@@ -1,5 +1,9 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.conf import settings
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.template.loader import render_to_string
+
+from outbox import services as outbox
 
 from phm.text import clean_name
 
@@ -70,3 +74,33 @@ class ProfileForm(forms.ModelForm):
             profile.user.save(update_fields=["email"])
             profile.save()
         return profile
+
+
+class OutboxPasswordResetForm(PasswordResetForm):
+    """Django's reset form, its e-mail sent through the outbox like every other message (retried, visible to
+    administrators as secret: it holds a link that logs its reader into the account)."""
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
+        user = context["user"]
+        site_url = settings.SITE_URL.rstrip("/") or f"{context['protocol']}://{context['domain']}"
+        subject = "".join(render_to_string(subject_template_name, context).splitlines())
+        outbox.queue(
+            [
+                outbox.email(
+                    kind="account.password_reset",
+                    user=user,
+                    subject=subject,
+                    template=email_template_name,
+                    context={**context, "site_url": site_url},
+                    secret=True,
+                )
+            ]
+        )

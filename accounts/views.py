@@ -1,5 +1,7 @@
+from axes.utils import reset as reset_login_failures
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -45,3 +47,13 @@ def profile(request):
         messages.success(request, "Profile saved.")
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form})
+
+
+class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
+    """Django's view; a new password set through the e-mailed link also lifts the lock on the account (only
+    the mailbox's owner can get here), so its owner can log in at once."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        reset_login_failures(username=form.user.get_username())
+        return response

@@ -4,6 +4,7 @@ With nothing set, the app runs on the embedded default: SQLite in the project fo
 eagerly in-process, and a local-memory cache. DATABASE_URL and REDIS_URL switch to the real stack.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -33,6 +34,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
+    "csp",
     "accounts",
     "rounds",
     "submissions",
@@ -53,6 +56,9 @@ MIDDLEWARE = [
     "phm.input_guard.InputGuardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes requires: turns a locked-out login into the lockout response (accounts.throttle).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "phm.urls"
@@ -177,6 +183,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Every password check goes through accounts.throttle.LoginBackend: django-axes refuses a locked-out request
+# before the password hasher runs. The ModelBackend after it checks no password (LoginBackend ends the chain);
+# it stays for the sessions it made and for explicit logins (sign-up).
+AUTHENTICATION_BACKENDS = [
+    "accounts.throttle.LoginBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -228,6 +241,60 @@ X_FRAME_OPTIONS = "DENY"
 # posts); larger ones are refused with 413 before they are read (phm.input_guard).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
+# --- HTTPS (README: Before going live) ----------------------------------------------------------------------
+# Behind a TLS proxy the site is HTTPS only: plain HTTP is redirected (but the container health check, which
+# talks to gunicorn directly), and browsers are told to use HTTPS for HSTS_SECONDS (0 turns HSTS off).
+SECURE_SSL_REDIRECT = SECURE_PROXY_SSL_HEADER is not None
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31536000 if SECURE_SSL_REDIRECT else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=True)
+
+# --- Content-Security-Policy (django-csp) -------------------------------------------------------------------
+# Nothing inline: every script and style is a file under /static/. The Swagger UI page (/api/docs/) loads its
+# own files and the schema from here too (phm.urls).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
+
+# --- Login throttling (django-axes; accounts.throttle) ------------------------------------------------------
+# Failed logins on the login page, the API token endpoint and the admin are counted per (username, IP
+# address), per IP address and per username; each level locks at its own limit, for LOGIN_LOCKOUT_MINUTES.
+LOGIN_FAILURE_LIMITS = {
+    "pair": env_int("LOGIN_FAILURE_LIMIT", 5),
+    "ip_address": env_int("LOGIN_FAILURE_LIMIT_PER_IP", 20),
+    "account": env_int("LOGIN_FAILURE_LIMIT_PER_ACCOUNT", 50),
+}
+AXES_HANDLER = "accounts.throttle.LoginThrottleHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address", "username"]
+AXES_FAILURE_LIMIT = max(LOGIN_FAILURE_LIMITS.values())
+# Password checks one IP address may have running at the same moment; more are refused unchecked (429).
+LOGIN_CHECKS_AT_ONCE_PER_IP = 2
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+# Attempts while locked out are refused without being counted, so a lock always ends after the cool-off.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success does not wipe the counts: they are per IP too, and one's own account must not reset them.
+AXES_RESET_ON_SUCCESS = False
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_HTTP_RESPONSE_CODE = 429
+# No log of successful logins (addresses of every visit): only the failures that count are kept.
+AXES_DISABLE_ACCESS_LOG = True
+# No banner on every start (it would land in the output of every management command).
+AXES_VERBOSE = False
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "csrfmiddlewaretoken"]
+
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
@@ -257,6 +324,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The same choice set (a player's match points) is used by several serializers: one component name.
+    "ENUM_NAME_OVERRIDES": {"MatchPointsEnum": "phm.schema.match_points_choices"},
 }
 
 LOGGING = {

@@ -1,14 +1,15 @@
 from django.contrib import admin
 from django.urls import include, path
 from django.views import View
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import ObtainAuthToken
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from accounts.api import ObtainToken
 
 from . import health, views
 from .input_guard import API_PARSERS
 
 
-class ApiDocsView(SpectacularSwaggerView):
+class ApiDocsView(SpectacularSwaggerSplitView):
     """The browsable docs. An HTML page has no API metadata to describe: OPTIONS answers with the methods it
     allows, as Django's own views do (DRF's metadata would look for a template and fail)."""
 
@@ -17,8 +18,9 @@ class ApiDocsView(SpectacularSwaggerView):
 
 
 api_patterns = [
-    # The token view names its own parsers; it gets the guarded ones (phm.input_guard) like every other.
-    path("auth/token/", ObtainAuthToken.as_view(parser_classes=API_PARSERS), name="api-token"),
+    # The token view names its own parsers; it gets the guarded ones (phm.input_guard) like every other, and
+    # its password checks are throttled (accounts.throttle).
+    path("auth/token/", ObtainToken.as_view(parser_classes=API_PARSERS), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("rounds.api_urls")),

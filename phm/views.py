@@ -1,6 +1,9 @@
 """Project-level pages: home and error pages."""
 
+import re
 import sys
+from base64 import b64encode
+from hashlib import sha256
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, HttpResponseServerError, JsonResponse
@@ -60,12 +63,24 @@ def database_unavailable(error):
     return isinstance(error, OperationalError | InterfaceError)
 
 
+def _allow_own_inline_style(response):
+    """The 500 and 503 pages carry their CSS inline, on purpose (they must render when static files are the
+    problem): the Content-Security-Policy allows exactly that CSS, by its hash, on these responses only."""
+    hashes = [
+        f"'sha256-{b64encode(sha256(css).digest()).decode()}'"
+        for css in re.findall(rb"<style>(.*?)</style>", response.content, re.DOTALL)
+    ]
+    if hashes:
+        response._csp_update = {"style-src": hashes}
+    return response
+
+
 def service_unavailable(request):
     if _wants_json(request):
         response = JsonResponse({"detail": UNAVAILABLE_DETAIL, "code": "unavailable"}, status=503)
     else:
         # Rendered without the request, like the 500 page: the database that context processors need is down.
-        response = HttpResponse(loader.get_template("503.html").render(), status=503)
+        response = _allow_own_inline_style(HttpResponse(loader.get_template("503.html").render(), status=503))
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
@@ -77,4 +92,4 @@ def server_error(request):
     if _wants_json(request):
         return JsonResponse({"detail": "A server error occurred.", "code": "server_error"}, status=500)
     # Rendered without the request: the failure may be the database that context processors need.
-    return HttpResponseServerError(loader.get_template("500.html").render())
+    return _allow_own_inline_style(HttpResponseServerError(loader.get_template("500.html").render()))

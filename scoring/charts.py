@@ -135,8 +135,10 @@ def _c(value):
 def _svg(width, height, title, desc, body):
     title_id, desc_id = _next_id("title"), _next_id("desc")
     return format_html(
-        '<svg class="phm-chart" viewBox="0 0 {w} {h}" width="100%" role="img" aria-labelledby="{t} {d}" '
-        'preserveAspectRatio="xMidYMid meet" style="max-width:{w}px;height:auto;display:block" '
+        # Its natural width at most, narrower on small screens: phm.css (svg.phm-chart), not a style
+        # attribute, which the Content-Security-Policy refuses.
+        '<svg class="phm-chart" viewBox="0 0 {w} {h}" width="{w}" role="img" aria-labelledby="{t} {d}" '
+        'preserveAspectRatio="xMidYMid meet" '
         'font-family="system-ui, -apple-system, \'Segoe UI\', Roboto, sans-serif" font-size="{f}" '
         'xmlns="http://www.w3.org/2000/svg">'
         '<title id="{t}">{title}</title><desc id="{d}">{desc}</desc>{body}</svg>',
