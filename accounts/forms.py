@@ -4,7 +4,6 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.template.loader import render_to_string
 
 from outbox import services as outbox
-
 from phm.text import clean_name
 
 from .models import Profile
