@@ -49,6 +49,10 @@ from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench import common  # noqa: E402  (after the path is set)
+from bench.common import free_port, percentile, request  # noqa: E402
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/phm_bench_faults"
 DB_PREFIX = "phm_bench_faults"
 HOST = "127.0.0.1"  # the benchmark never talks to anything but this machine
@@ -70,25 +74,11 @@ HANDS = [
 processes = []  # every subprocess started, stopped in main()'s finally
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
-
-
 def ensure_database(url):
-    import psycopg2
-    from psycopg2 import sql
-
     name = url.rsplit("/", 1)[1]
     if not name.startswith(DB_PREFIX):
         raise SystemExit(f"bench/faults.py only uses databases named {DB_PREFIX}*, not {name!r}")
-    admin = psycopg2.connect(url.rsplit("/", 1)[0] + "/postgres")
-    admin.autocommit = True
-    with admin.cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
-        if not cursor.fetchone():
-            cursor.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    admin.close()
+    common.ensure_database(url)
 
 
 def set_up(clients, run):
@@ -122,12 +112,6 @@ def set_up(clients, run):
         )
         tokens.append((player.pk, Token.objects.create(user=player).key))
     return round_.pk, tokens
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
 
 
 def closed_port():
@@ -167,7 +151,7 @@ def stop(process, grace=20):
 
 def start_server(port, args, env, log_path):
     command = [
-        str(ROOT / ".venv/bin/gunicorn"), "phm.wsgi", "-b", f"{HOST}:{port}", "-k", "gthread",
+        sys.executable, "-m", "gunicorn", "phm.wsgi", "-b", f"{HOST}:{port}", "-k", "gthread",
         "-w", str(args.workers), "--threads", str(args.threads), "--log-level", "warning",
     ]  # fmt: skip
     server = start(command, env, log_path)
@@ -183,14 +167,6 @@ def start_server(port, args, env, log_path):
         except (OSError, http.client.HTTPException):
             time.sleep(0.3)
     raise SystemExit("gunicorn did not start within 60 s")
-
-
-def request(connection, method, path, body=None, headers=None):
-    started = time.perf_counter()
-    connection.request(method, path, body=body, headers=headers or {})
-    response = connection.getresponse()
-    data = response.read()
-    return response.status, data, (time.perf_counter() - started) * 1000
 
 
 def drive(port, clients, make_request, *, seconds=None, count=None):
@@ -439,7 +415,7 @@ def mail_phase(args, env, port, submitter, log_dir, run):
             "LOG_LEVEL": "INFO",
         }
         command = [
-            str(ROOT / ".venv/bin/celery"), "-A", "phm", "worker", "-B", "--pool=solo", "-Q", queue,
+            sys.executable, "-m", "celery", "-A", "phm", "worker", "-B", "--pool=solo", "-Q", queue,
             "-s", str(schedule), "-n", f"{queue}@%h", "--loglevel=INFO",
         ]  # fmt: skip
         log_path = log_dir / "celery.log"

@@ -19,7 +19,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -29,6 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.common import ensure_database, free_port, percentile, request  # noqa: E402  (after the path)
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/phm_bench_submit"
 HOST = "127.0.0.1"  # the benchmark never talks to anything but this machine
 
@@ -43,25 +45,6 @@ HANDS = [
         "Urborg, Tomb of Yawgmoth",
     ],
 ]
-
-
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
-
-
-def ensure_database(url):
-    import psycopg2
-    from psycopg2 import sql
-
-    name = url.rsplit("/", 1)[1]
-    admin = psycopg2.connect(url.rsplit("/", 1)[0] + "/postgres")
-    admin.autocommit = True
-    with admin.cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
-        if not cursor.fetchone():
-            cursor.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    admin.close()
 
 
 def set_up(clients):
@@ -94,15 +77,9 @@ def set_up(clients):
     return round_.pk, tokens
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
-
-
 def start_server(port, args, env):
     command = [
-        str(ROOT / ".venv/bin/gunicorn"), "phm.wsgi", "-b", f"{HOST}:{port}", "-k", args.worker_class,
+        sys.executable, "-m", "gunicorn", "phm.wsgi", "-b", f"{HOST}:{port}", "-k", args.worker_class,
         "-w", str(args.workers), "--threads", str(args.threads), "--log-level", "warning",
     ]  # fmt: skip
     # Our own gunicorn with fixed arguments: nothing untrusted reaches the command line.
@@ -126,14 +103,6 @@ def stop_server(server):
         server.wait(timeout=20)
     except (ProcessLookupError, subprocess.TimeoutExpired):
         os.killpg(server.pid, signal.SIGKILL)
-
-
-def request(connection, method, path, body=None, headers=None):
-    started = time.perf_counter()
-    connection.request(method, path, body=body, headers=headers or {})
-    response = connection.getresponse()
-    data = response.read()
-    return response.status, data, (time.perf_counter() - started) * 1000
 
 
 def drive(port, seconds, clients, make_request):

@@ -45,14 +45,18 @@ class RoundAdmin(ReadOnlyAdmin):
     search_fields = ["title"]
 
 
-class ModeratorPermissions:
-    """Moderators (superusers and the moderators group) keep the banned lists and accepted cards."""
+class ModeratorsMayView:
+    """Moderators (superusers and the moderators group) see these records."""
 
     def has_module_permission(self, request):
         return is_moderator(request.user)
 
     def has_view_permission(self, request, obj=None):
         return is_moderator(request.user)
+
+
+class ModeratorPermissions(ModeratorsMayView):
+    """Moderators keep the banned lists."""
 
     def has_add_permission(self, request, obj=None):
         return is_moderator(request.user)
@@ -133,7 +137,7 @@ class BannedListChangeAdmin(ModeratorPermissions, admin.ModelAdmin):
 
 
 @admin.register(AcceptedCard)
-class AcceptedCardAdmin(ModeratorPermissions, admin.ModelAdmin):
+class AcceptedCardAdmin(ModeratorsMayView, ReadOnlyAdmin):
     """Read-only, and only the leagues the moderator manages: cards are accepted on the round's own page
     (services.accept_unknown_card checks the league, the playing-moderator rule, and audits)."""
 
@@ -148,15 +152,6 @@ class AcceptedCardAdmin(ModeratorPermissions, admin.ModelAdmin):
         if request.user.is_superuser:
             return queryset
         return queryset.filter(round__league__in=[league.pk for league in leagues_managed_by(request.user)])
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class CardFaceInline(admin.TabularInline):

@@ -13,7 +13,7 @@ from phm import views
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 # Pages rendered without the request, self-contained on purpose (their CSS inline, allowed by its hash).
-SELF_CONTAINED = {"500.html", "503.html"}
+SELF_CONTAINED = {"_server_error_page.html"}  # the 500 and 503 pages: their CSS is allowed by its hash
 
 
 def directives(response):

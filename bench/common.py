@@ -1,0 +1,41 @@
+"""Helpers the benchmarks share: percentiles, a local database, free ports, timed HTTP requests."""
+
+import socket
+import time
+
+HOST = "127.0.0.1"  # the benchmarks never talk to anything but this machine
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+def ensure_database(url):
+    """Create the PostgreSQL database `url` names if it is missing."""
+    import psycopg2
+    from psycopg2 import sql
+
+    name = url.rsplit("/", 1)[1]
+    admin = psycopg2.connect(url.rsplit("/", 1)[0] + "/postgres")
+    admin.autocommit = True
+    with admin.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        if not cursor.fetchone():
+            cursor.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    admin.close()
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def request(connection, method, path, body=None, headers=None):
+    """(status, body, milliseconds) of one request on an open http.client connection."""
+    started = time.perf_counter()
+    connection.request(method, path, body=body, headers=headers or {})
+    response = connection.getresponse()
+    data = response.read()
+    return response.status, data, (time.perf_counter() - started) * 1000
