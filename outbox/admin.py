@@ -1,6 +1,7 @@
 """Undelivered mail for moderators: their leagues' messages, with attempts and the last error, and a way to
-send them again. Bodies and addresses are for administrators only, and a moderator who plays in a round does
-not see, before its deadline, the receipts and review notices of that round (they would tell who entered)."""
+send them again. Bodies and addresses are for administrators only, and before a round's deadline its receipts
+and review notices (they tell who entered) are shown only to moderators who declared they will not play in it
+(submissions.services.declare_not_playing)."""
 
 from django.contrib import admin, messages
 from django.db.models import Exists, OuterRef, Q
@@ -10,7 +11,7 @@ from django.utils.text import Truncator
 from django.utils.timezone import localtime
 
 from accounts.services import is_moderator
-from submissions.models import Hand
+from submissions.models import HandsPreview
 
 from . import services
 from .models import Message
@@ -42,8 +43,8 @@ def visible_messages(user, queryset=None):
     queryset = Message.objects.all() if queryset is None else queryset
     if user.is_superuser:
         return queryset
-    playing = Hand.objects.filter(round=OuterRef("round"), player=user)
-    hidden = Q(secret=True, round__deadline__gt=timezone.now()) & Q(Exists(playing))
+    declared = HandsPreview.objects.filter(round=OuterRef("round"), moderator=user)
+    hidden = Q(secret=True, round__deadline__gt=timezone.now()) & ~Q(Exists(declared))
     return queryset.filter(league__moderators=user).exclude(hidden)
 
 

@@ -28,6 +28,7 @@ def subjects(client):
 def test_a_moderator_sees_their_leagues_messages_without_bodies(client, moderator, open_round, alice):
     submit(alice, open_round, KJELD)
     message = Message.objects.get()
+    hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     client.force_login(moderator)
     assert subjects(client) == [message.subject]
     detail = client.get(reverse("admin:outbox_message_change", args=[message.pk])).content.decode()
@@ -42,6 +43,16 @@ def test_a_moderator_of_another_league_sees_nothing(client, other_moderator, ope
     message = Message.objects.get()
     response = client.get(reverse("admin:outbox_message_change", args=[message.pk]))
     assert response.status_code == 302  # "does not exist" for them: back to the admin index
+
+
+def test_before_the_deadline_receipts_are_shown_only_to_moderators_who_declared(
+    client, moderator, open_round, alice
+):
+    submit(alice, open_round, KJELD)
+    client.force_login(moderator)
+    assert subjects(client) == []  # who entered is not for a moderator who may still play
+    hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
+    assert len(subjects(client)) == 1
 
 
 def test_a_playing_moderator_sees_the_rounds_receipts_only_after_the_deadline(
@@ -74,6 +85,7 @@ def test_a_moderator_sends_failed_messages_again_from_the_list(client, moderator
     submit(alice, open_round, KJELD)
     Message.objects.update(state=Message.State.FAILED, attempts=12, last_error="SMTPRecipientsRefused: full")
     client.force_login(moderator)
+    hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     message = Message.objects.get()
     response = client.post(LIST_URL, {"action": "send_again", "_selected_action": [message.pk]}, follow=True)
     assert "1 message(s) queued to be sent again" in response.content.decode()
