@@ -33,6 +33,7 @@ def test_hand_names_lose_bidi_overrides_and_zero_width_characters(api_client, op
 def test_renaming_a_hand_cleans_the_name_too(open_round, alice, moderator):
     services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD)
     hand = Hand.objects.get()
+    services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     services.review_hand(actor=moderator, hand_id=hand.pk, action="rename", name="\u202eNew\u200b name")
     hand.refresh_from_db()
     assert hand.name == "New name"
@@ -92,6 +93,7 @@ def test_my_hand_api_reply_is_never_cached(api_client, open_round, alice):
 
 def test_reviewing_moderators_hands_reply_is_never_cached(api_client, open_round, alice, moderator):
     services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD)
+    services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     api_client.force_authenticate(moderator)
     response = api_client.get(f"/api/rounds/{open_round.pk}/hands/")
     assert response.status_code == 200 and response.json()[0]["cards"] == KJELD
