@@ -34,17 +34,23 @@ def _tasks_in_process(request):
     """Tasks published by the code under test run in this process, as on the embedded default, unless the
     test drives a real worker: otherwise, on the full stack, they would pile up in Redis for nobody (and
     after-commit mail would never reach django.core.mail.outbox)."""
+    from celery._state import _set_task_join_will_block
+
+    from phm.celery import app
+
+    # Celery marks "inside a task" in a process-wide flag while an eager task runs; eager tasks run at once in
+    # several threads (race tests, the live server) can leave it set, and a later result.get() then refuses.
+    _set_task_join_will_block(False)
     if REAL_WORKER_FIXTURES & set(request.fixturenames):
         yield
         return
-    from phm.celery import app
-
     was_eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
     try:
         yield
     finally:
         app.conf.task_always_eager = was_eager
+        _set_task_join_will_block(False)
 
 
 @pytest.fixture

@@ -246,13 +246,19 @@ def test_parallel_guesses_are_checked_at_most_a_few_times_beyond_the_limit(live_
         request = urllib.request.Request(  # noqa: S310 - the live server
             f"{live_server.url}/api/auth/token/", data=body, headers={"Content-Type": "application/json"}
         )
-        try:
-            with urllib.request.urlopen(request, timeout=60) as response:  # noqa: S310 - the live server
-                return response.status
-        except urllib.error.HTTPError as error:
-            return error.code
+        for _attempt in range(5):
+            try:
+                with urllib.request.urlopen(request, timeout=60) as response:  # noqa: S310 - the live server
+                    return response.status
+            except urllib.error.HTTPError as error:
+                return error.code
+            except ConnectionResetError:
+                # The test server's small listen queue overflowed: the request never reached the app.
+                continue
+        raise AssertionError("the live server kept resetting connections")
 
-    with ThreadPoolExecutor(max_workers=40) as pool:
+    # More parallel guesses than the test server's listen queue holds are reset before Django sees them.
+    with ThreadPoolExecutor(max_workers=10) as pool:
         statuses = list(pool.map(guess, range(60)))
     checked = statuses.count(400)
     assert set(statuses) <= {400, 429}, statuses
