@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import is_moderator
-from submissions import selectors as hand_selectors
 
+from . import page_extensions
 from .forms import ExtendDeadlineForm, LeagueForm, RoundForm
 from .models import Round, RoundState
 from .models.audit import audit_trail
@@ -168,14 +168,12 @@ def round_manage(request, round_id):
         "extend_form": ExtendDeadlineForm(initial={"deadline": round_.deadline}),
         "audit": audit_trail(round_)[:100],
         "entries": round_.hands.count(),
-        # The review page asks a moderator who has not declared yet whether they will play.
-        "can_review": round_.state != RoundState.DRAFT
-        and (
-            hand_selectors.can_review(request.user, round_, now)
-            or hand_selectors.needs_declaration(request.user, round_, now)
-        ),
         "accepted_cards": round_.accepted_cards.select_related("accepted_by"),
+        "can_review": False,  # the submissions app says whether the review page is open to the viewer
     }
+    context.update(
+        page_extensions.extra_context(page_extensions.ROUND_MANAGE_PAGE, request, round_, now, context)
+    )
     return render(request, "rounds/moderate/round_manage.html", context)
 
 

@@ -5,14 +5,10 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
-from submissions import commitments
-from submissions import selectors as hand_selectors
-from submissions.bbcode import hands_posted
-
-from . import selectors
+from . import page_extensions, selectors
 from .bbcode import announcement, variant_lines
 from .markdown import render_markdown
-from .models import LandRule
+from .models import LandRule, RoundState
 from .rules_text import phm_rules
 from .services.catalog import latest_catalog_version
 from .services.leagues import can_manage_league, effective_banned_entries
@@ -42,35 +38,29 @@ def _round_or_404(request, round_id):
 def round_detail(request, round_id):
     round_ = _round_or_404(request, round_id)
     now = timezone.now()
-    can_manage = can_manage_league(request.user, round_.league)
-    revealed = hand_selectors.is_revealed(round_, now)
-    my_hand = hand_selectors.own_hand(request.user, round_)
-    hands = hand_selectors.hands_of_round(round_) if revealed else []
-    for hand in hands:
-        version = hand.committed_version
-        hand.committed_text = commitments.version_text(version) if version else ""
+    state = round_.state_at(now)
     context = {
         "round": round_,
-        "state": round_.state_at(now),
+        "state": state,
         "land_rule_label": LandRule(round_.land_rule).label,
         "variants": variant_lines(round_),
         "format_rule_html": render_markdown(round_.format_rule),
         "commentary_html": render_markdown(round_.commentary),
         "banned_groups": selectors.banned_groups(effective_banned_entries(round_)),
         "entries": selectors.entry_count(round_),
-        "can_manage": can_manage,
+        "can_manage": can_manage_league(request.user, round_.league),
         "announcement": announcement(round_, request.build_absolute_uri(round_.get_absolute_url())),
-        "my_hand": my_hand,
         "accepting": round_.accepts_hands_at(now),
-        # The playing-moderator rule: a moderator with a hand in the round reviews nothing before the
-        # deadline.
-        "can_review": can_manage and (revealed or my_hand is None) and round_.state != "draft",
-        "revealed": revealed,
-        "hands": hands,
-        "hands_bbcode": hands_posted(round_, hands) if revealed else "",
+        "revealed": state in (RoundState.REVEALED, RoundState.FINAL),
         "accepted_cards": round_.accepted_cards.select_related("accepted_by"),
-        "history": selectors.public_history(round_, {hand.player_id for hand in hands}),
+        # What the submissions app adds: the viewer's hand, the revealed hands, whether they may review.
+        "my_hand": None,
+        "hands": [],
+        "hands_bbcode": "",
+        "can_review": False,
     }
+    context.update(page_extensions.extra_context(page_extensions.ROUND_PAGE, request, round_, now, context))
+    context["history"] = selectors.public_history(round_, {hand.player_id for hand in context["hands"]})
     return render(request, "rounds/round_detail.html", context)
 
 

@@ -3,9 +3,7 @@
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 
-from scoring.metagame import card_metagame
-
-from . import services
+from . import page_extensions, services
 from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
 from .catalog.sources import CORE_FORMATS
 from .legality import format_label
@@ -70,7 +68,8 @@ def card_detail(request, slug):
             "legalities": legalities,
             "printings": list(card.printings.all()),
             "catalog": services.latest_catalog_version(),
-            "metagame": card_metagame(card.name),
+            "metagame": None,  # the scoring app adds how the card was played
+            **page_extensions.extra_context(page_extensions.CARD_PAGE, request, card),
         },
     )
 

@@ -5,4 +5,5 @@ class ScoringConfig(AppConfig):
     name = "scoring"
 
     def ready(self):
-        from . import signals  # noqa: F401  (builds tables after reveals, tallies after disqualifications)
+        # signals: tables after reveals, tallies after disqualifications; card_pages: a card's metagame.
+        from . import card_pages, signals  # noqa: F401

@@ -5,4 +5,4 @@ class SubmissionsConfig(AppConfig):
     name = "submissions"
 
     def ready(self):
-        from . import signals  # noqa: F401  (connects the reveal scheduler)
+        from . import round_pages, signals  # noqa: F401  (the round pages' hands; the reveal scheduler)

@@ -1,0 +1,29 @@
+"""Pages of the rounds app that also show what later apps own (hands, results), without importing them:
+rounds sits below submissions and scoring. Those apps register what they add to a page when they start
+(their AppConfig.ready); the page asks for it by name."""
+
+from collections import defaultdict
+
+_providers = defaultdict(list)
+
+ROUND_PAGE = "round-detail"  # provider(request, round_, now) -> context
+ROUND_MANAGE_PAGE = "round-manage"  # provider(request, round_, now) -> context
+CARD_PAGE = "card-detail"  # provider(request, card) -> context
+
+
+def provides(page):
+    """Register the decorated function as a context provider of `page`."""
+
+    def register(provider):
+        if provider not in _providers[page]:
+            _providers[page].append(provider)
+        return provider
+
+    return register
+
+
+def extra_context(page, *args):
+    context = {}
+    for provider in _providers[page]:
+        context.update(provider(*args))
+    return context
