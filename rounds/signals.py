@@ -34,3 +34,7 @@ def fill_empty_catalog(sender, using="default", verbosity=1, plan=None, **kwargs
 # Sent after the commit that opened a round or moved its deadline, with `round_id` and `deadline`: the
 # submissions app schedules the reveal at that exact time (the every-minute backstop covers a missed one).
 deadline_set = Signal()
+
+# Sent inside the transaction that opened a round, with `round_id`: whatever tells people about it (site
+# notifications, e-mail, webhooks) is written to the outbox in that same transaction.
+round_opened = Signal()

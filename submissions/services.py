@@ -541,6 +541,7 @@ def reveal_round(round_id, now=None):
             before={"state": RoundState.OPEN},
             after={"state": RoundState.REVEALED, "hands": len(hands)},
         )
+        signals.hands_revealed.send(sender=Round, round_id=round_id)
         transaction.on_commit(
             lambda: signals.round_revealed.send(sender=Round, round_id=round_id), robust=True
         )

@@ -7,6 +7,9 @@ from rounds.signals import deadline_set
 
 # Sent after the commit that revealed a round (hands numbered): `round_id`.
 round_revealed = Signal()
+# Sent inside the transaction that revealed a round, once (the reveal holds the round's lock): `round_id`.
+# Whatever tells people "hands posted" is written to the outbox in that transaction.
+hands_revealed = Signal()
 # Sent inside the transaction that disqualified a hand: `round_id`, `hand_id`.
 hand_disqualified = Signal()
 

@@ -28,6 +28,12 @@ class League(models.Model):
         help_text="Who manages this league's rounds. Empty: every site moderator.",
     )
     state = models.CharField(max_length=10, choices=State.choices, default=State.ACTIVE)
+    followers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="followed_leagues",
+        help_text="People told when a round opens here although they have no hand in the league yet.",
+    )
     winners = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,

@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.services import is_moderator
 from phm.text import clean_name
 
+from .. import signals
 from ..models import League, Round, RoundState
 from ..models.audit import log_action
 from ..signals import deadline_set
@@ -365,6 +366,7 @@ def open_round(*, actor, round_id, now):
         },
     )
     _announce_deadline(round_)
+    signals.round_opened.send(sender=Round, round_id=round_.pk)
     return round_
 
 

@@ -15,6 +15,7 @@ from rounds.models import RoundState
 from rounds.models.audit import log_action
 from submissions import selectors as hand_selectors
 
+from .. import signals
 from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
 from ..status import as_final, derive
 from .errors import ScoringConflict
@@ -112,6 +113,7 @@ def finalize_round(*, actor, round_id, force=False, now=None):
             },
             note="; ".join(items.described()) if items else "",
         )
+        signals.round_finalized.send(sender=RoundTally, round_id=round_id)
     return round_
 
 

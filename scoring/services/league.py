@@ -9,6 +9,7 @@ from rounds.models import League
 from rounds.models.audit import log_action
 from rounds.services.leagues import can_manage_league, create_round
 
+from .. import signals
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 
 TIEBREAK_DAYS = 7
@@ -93,4 +94,5 @@ def declare_winners(*, actor, league_id, usernames, note=""):
             after={"winners": [user.get_username() for user in chosen]},
             note=league.winners_note,
         )
+        signals.winners_declared.send(sender=League, league_id=league.pk)
     return league

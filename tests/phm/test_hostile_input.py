@@ -40,7 +40,13 @@ def test_nul_in_a_query_parameter_is_400_in_each_format(client):
 
 @pytest.mark.parametrize(
     "path",
-    ["/api/auth/token/", "/api/rounds/", "/api/leagues/", "/api/rounds/1/my-hand/", "/api/matches/1/reports/"],
+    [
+        "/api/auth/token/",
+        "/api/rounds/",
+        "/api/leagues/",
+        "/api/rounds/1/my-hand/",
+        "/api/matches/1/reports/",
+    ],
 )
 def test_deeply_nested_json_is_400_on_every_json_endpoint(client, moderator, path):
     client.force_login(moderator)
@@ -82,7 +88,10 @@ def test_a_ten_megabyte_body_gets_the_api_error_format(client, player):
     client.force_login(player)
     response = client.put("/api/rounds/1/my-hand/", "x" * (10 * 1024 * 1024), content_type="application/json")
     assert response.status_code == 413
-    assert response.json() == {"detail": "The request is too large: at most 1 MB are accepted.", "code": "too_large"}
+    assert response.json() == {
+        "detail": "The request is too large: at most 1 MB are accepted.",
+        "code": "too_large",
+    }
     assert "no-store" in response["Cache-Control"]
 
 
@@ -126,7 +135,10 @@ def test_every_api_reply_is_no_store_and_private(client, player):
 
 
 def test_clean_name_drops_invisible_and_control_characters():
-    assert clean_name("  A\u202eB\u200bC\u200c\u200d\u2060\ufeff\u2066D\u2069\u00ad \x1b\x07E\n\tF  ") == "ABCD E F"
+    assert (
+        clean_name("  A\u202eB\u200bC\u200c\u200d\u2060\ufeff\u2066D\u2069\u00ad \x1b\x07E\n\tF  ")
+        == "ABCD E F"
+    )
     assert clean_name("Café 名人 — Æther") == "Café 名人 — Æther"
     assert clean_name(None) == ""
 
@@ -140,5 +152,8 @@ def test_forbidden_characters_keep_lines_and_tabs():
 def test_bbcode_text_leaves_no_ascii_bracket():
     escaped = bbcode_text("[/code][url=http://evil.example]x[/url] [img]y[/img]")
     assert "[" not in escaped and "]" not in escaped
-    assert escaped == "\uff3b/code\uff3d\uff3burl=http://evil.example\uff3dx\uff3b/url\uff3d \uff3bimg\uff3dy\uff3b/img\uff3d"
+    assert (
+        escaped
+        == "\uff3b/code\uff3d\uff3burl=http://evil.example\uff3dx\uff3b/url\uff3d \uff3bimg\uff3dy\uff3b/img\uff3d"
+    )
     assert json.dumps(bbcode_text(None)) == '""'

@@ -62,7 +62,9 @@ def test_a_megabyte_format_rule_is_refused_by_the_form_too(client, moderator, le
     assert not Round.objects.exists()
 
 
-def test_thousands_of_extra_bans_are_refused_before_any_lookup(as_moderator, league, django_assert_max_num_queries):
+def test_thousands_of_extra_bans_are_refused_before_any_lookup(
+    as_moderator, league, django_assert_max_num_queries
+):
     bans = [f"Card {n}" for n in range(5000)]
     with django_assert_max_num_queries(20):
         response = as_moderator.post("/api/rounds/", round_body(league, extra_banned=bans), format="json")
@@ -77,7 +79,9 @@ def test_extra_bans_by_the_form_are_capped(client, moderator, league):
     assert not Round.objects.exists()
 
 
-@pytest.mark.parametrize("deadline", ["9999-12-31T23:59:59Z", "9999-12-31T23:59:59-05:00", "0001-01-01T00:00:00Z"])
+@pytest.mark.parametrize(
+    "deadline", ["9999-12-31T23:59:59Z", "9999-12-31T23:59:59-05:00", "0001-01-01T00:00:00Z"]
+)
 def test_far_deadlines_are_refused_by_the_api(as_moderator, league, deadline):
     response = as_moderator.post("/api/rounds/", round_body(league, deadline=deadline), format="json")
     assert response.status_code == 400
@@ -91,7 +95,9 @@ def test_a_deadline_more_than_a_year_ahead_is_refused(as_moderator, league):
     assert response.status_code == 400
     assert response.json()["deadline"] == ["The deadline must be within 365 days from now."]
     soon = (timezone.now() + timedelta(days=364)).isoformat()
-    assert as_moderator.post("/api/rounds/", round_body(league, deadline=soon), format="json").status_code == 201
+    assert (
+        as_moderator.post("/api/rounds/", round_body(league, deadline=soon), format="json").status_code == 201
+    )
 
 
 @pytest.mark.parametrize("zone", ["UTC", "America/Los_Angeles", "Pacific/Kiritimati"])
@@ -122,11 +128,16 @@ def test_extending_a_deadline_beyond_a_year_is_refused(client, moderator, league
     )
     with pytest.raises(RoundInputError):
         services.extend_deadline(
-            actor=moderator, round_id=round_.pk, now=timezone.now(), new_deadline=timezone.now() + timedelta(days=400)
+            actor=moderator,
+            round_id=round_.pk,
+            now=timezone.now(),
+            new_deadline=timezone.now() + timedelta(days=400),
         )
     client.force_login(moderator)
     client.raise_request_exception = False
-    response = client.post(f"/moderate/rounds/{round_.pk}/extend/", {"deadline": "9999-12-31T23:59"}, follow=True)
+    response = client.post(
+        f"/moderate/rounds/{round_.pk}/extend/", {"deadline": "9999-12-31T23:59"}, follow=True
+    )
     assert response.status_code == 200
     round_.refresh_from_db()
     assert round_.deadline < timezone.now() + timedelta(days=3)

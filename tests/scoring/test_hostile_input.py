@@ -107,7 +107,7 @@ def _columns(line):
 
 def test_csv_exports_stay_formula_safe(revealed_round, client, league):
     round_, players = revealed_round(2)
-    Hand.objects.filter(player=players[0]).update(name="=HYPERLINK(\"http://evil.example\")")
+    Hand.objects.filter(player=players[0]).update(name='=HYPERLINK("http://evil.example")')
     Profile.objects.filter(user=players[1]).update(forum_username="\t=cmd|' /C calc'!A0")
     results = client.get(f"/api/rounds/{round_.pk}/export/csv/").content.decode()
     assert "'=HYPERLINK" in results and "'\t=cmd" in results
