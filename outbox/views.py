@@ -1,5 +1,6 @@
 """Pages: the notification list (the bell's page), preferences, and the one-click unsubscribe."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -66,7 +67,11 @@ def preference_page(request):
     return render(
         request,
         "outbox/preferences.html",
-        {"rows": rows, "digest": preferences.digest_enabled(request.user)},
+        {
+            "rows": rows,
+            "digest": preferences.digest_enabled(request.user),
+            "digest_hour": f"{settings.DIGEST_HOUR:02d}:00",
+        },
     )
 
 

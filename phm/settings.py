@@ -247,7 +247,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = env_str("SITE_URL", "")
 require_site_url(debug=DEBUG, email_backend=EMAIL_BACKEND, site_url=SITE_URL)
 # The hour (in each person's time zone) their daily digest is sent, when they chose one.
-DIGEST_HOUR = env_int("DIGEST_HOUR", 7)
+DIGEST_HOUR = env_int("DIGEST_HOUR", 7) % 24
 
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
