@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "submissions",
     "scoring",
     "outbox",
+    "home",
 ]
 
 MIDDLEWARE = [
