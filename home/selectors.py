@@ -170,6 +170,17 @@ def matches_to_report(user, now):
     return list(groups.values())
 
 
+def _named(disputes, challenges):
+    """Players as the pages name them (their forum name): `a_name`, `b_name` on each match, `challenger_name`
+    on each challenge."""
+    for match in [*disputes, *(challenge.match for challenge in challenges)]:
+        match.a_name = player_display_name(match.hand_a.player)
+        match.b_name = player_display_name(match.hand_b.player)
+    for challenge in challenges:
+        challenge.challenger_name = player_display_name(challenge.challenger)
+    return disputes, challenges
+
+
 def disputes_and_challenges(user, now, *, limit=ITEMS_LISTED):
     """(disputed matches of the user, open challenges on their matches or made by them) in rounds not final;
     two queries."""
@@ -177,7 +188,7 @@ def disputes_and_challenges(user, now, *, limit=ITEMS_LISTED):
         Match.objects.filter(
             _revealed_not_final(now, "round__"), in_table(), _theirs(user), status=MatchStatus.DISPUTED
         )
-        .select_related("round__league", "hand_a__player", "hand_b__player")
+        .select_related("round__league", "hand_a__player__profile", "hand_b__player__profile")
         .order_by("round__deadline", "hand_a__number", "hand_b__number")[:limit]
     )
     challenges = list(
@@ -188,11 +199,14 @@ def disputes_and_challenges(user, now, *, limit=ITEMS_LISTED):
             state=Challenge.State.OPEN,
         )
         .select_related(
-            "match__round__league", "match__hand_a__player", "match__hand_b__player", "challenger"
+            "match__round__league",
+            "match__hand_a__player__profile",
+            "match__hand_b__player__profile",
+            "challenger__profile",
         )
         .order_by("created_at", "pk")[:limit]
     )
-    return disputes, challenges
+    return _named(disputes, challenges)
 
 
 def league_positions(page):
@@ -404,7 +418,7 @@ def moderator_home(user, now=None):
     results.sort(key=lambda item: (not item.has_open_items, not item.all_reported, item.round.deadline))
     disputes = list(
         Match.objects.filter(in_table(), round_id__in=past_ids, status=MatchStatus.DISPUTED)
-        .select_related("round__league", "hand_a__player", "hand_b__player")
+        .select_related("round__league", "hand_a__player__profile", "hand_b__player__profile")
         .order_by("round__deadline", "hand_a__number", "hand_b__number")[:ITEMS_LISTED]
     )
     challenges = list(
@@ -412,10 +426,14 @@ def moderator_home(user, now=None):
             in_table("match__"), match__round_id__in=past_ids, state=Challenge.State.OPEN
         )
         .select_related(
-            "match__round__league", "match__hand_a__player", "match__hand_b__player", "challenger"
+            "match__round__league",
+            "match__hand_a__player__profile",
+            "match__hand_b__player__profile",
+            "challenger__profile",
         )
         .order_by("created_at", "pk")[:ITEMS_LISTED]
     )
+    _named(disputes, challenges)
     failed, late = undelivered_mail(user, now)
     return ModeratorHome(leagues, reviews, results, disputes, challenges, failed, late)
 

@@ -215,7 +215,7 @@ def test_disputes_and_challenges_involving_the_player(client, player, make_playe
     assert "is disputed: your reports differ" in html and f'href="/matches/{match.pk}/"' in html
     assert "challenged by you" in html and f'href="/matches/{other.pk}/"' in html
     html = section(home(client, stranger, password), "needs-title")
-    assert "challenged by player" in html
+    assert "challenged by Player One" in html
     assert "is disputed" not in html  # not the stranger's match
 
 
@@ -371,7 +371,7 @@ def test_results_items_disputes_challenges_and_ready_to_finalize(
     todo = section(home(client, moderator, password), "todo-title", "</section>")
     assert "open items — 1 disputed, 1 challenged" in todo
     assert f'href="/matches/{match.pk}/"' in todo and "is disputed" in todo
-    assert "challenged by player" in todo and "Check the stack" in todo
+    assert "challenged by Player One" in todo and "Check the stack" in todo
 
     scoring_services.set_result(actor=moderator, match_id=match.pk, points_a=6, points_b=0)
     challenge = other.challenges.get()
