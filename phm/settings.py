@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "submissions",
     "scoring",
     "outbox",
+    "home",
 ]
 
 MIDDLEWARE = [
