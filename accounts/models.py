@@ -46,3 +46,16 @@ class Profile(models.Model):
     @property
     def display_name(self):
         return self.forum_username or self.user.get_username()
+
+
+class CalendarToken(models.Model):
+    """The secret in a player's personal calendar link (/calendar/<token>.ics). Revoked by replacing it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_token"
+    )
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"Calendar link of {self.user}"
