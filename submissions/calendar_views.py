@@ -19,7 +19,7 @@ def personal_calendar(request, token):
     return calendar_response(
         calendar_rounds(user, timezone.now()),
         name="PHM deadlines",
-        description=f"Round deadlines of the PHM leagues {user.get_username()} plays in or follows.",
+        description="Round deadlines of the PHM leagues you play in or follow.",
         filename="phm-my-deadlines.ics",
         request=request,
         private=True,

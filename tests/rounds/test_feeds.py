@@ -184,7 +184,7 @@ def test_no_count_of_hands_before_the_deadline(client, league, league_rounds, ma
 
 
 def test_an_empty_league_has_an_empty_feed(client):
-    league = LeagueFactory()
+    league = LeagueFactory(number=101)
     feed = feed_of(client, league)
     assert feed.entries == []
 
