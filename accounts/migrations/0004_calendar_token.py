@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_moderators_group'),
+        ('accounts', '0003_notifications'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
