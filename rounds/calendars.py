@@ -7,31 +7,17 @@ from datetime import UTC, datetime, timedelta
 from django.http import HttpResponse
 from django.http.request import split_domain_port
 from django.utils import timezone
-from django.utils.text import Truncator
 from icalendar import Alarm, Calendar, Event
 
-from .bbcode import LAND_RULE_LINES, deadline_utc_text, variant_lines
-from .models import LandRule, RoundState
+from .bbcode import deadline_utc_text
+from .models import RoundState
+from .summary import rules_summary_lines
 
 EVENT_LENGTH = timedelta(minutes=15)
 ALARM_BEFORE = timedelta(hours=1)
 # SEQUENCE must grow with every change of an event: minutes of `updated_at` since this moment do.
 SEQUENCE_EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
-FORMAT_RULE_SHOWN = 300  # characters of the round's own rule quoted in a summary
 PRODUCT_ID = "-//PHM Moderator//Round deadlines//EN"
-
-
-def rules_summary(round_):
-    """The round's rules in a few plain lines: hand size, land rule, variants, its own rule (shortened)."""
-    lines = [f"{round_.hand_size} card{'s' if round_.hand_size != 1 else ''} per hand"]
-    if round_.land_rule != LandRule.NONE:
-        lines.append(f"Land rule: {LAND_RULE_LINES[LandRule(round_.land_rule)]}")
-    lines += variant_lines(round_)
-    if round_.extra_banned:
-        lines.append(f"Additional bans: {', '.join(round_.extra_banned)}")
-    if round_.format_rule.strip():
-        lines.append(Truncator(" ".join(round_.format_rule.split())).chars(FORMAT_RULE_SHOWN))
-    return lines
 
 
 def calendar_host(request):
@@ -61,7 +47,7 @@ def deadline_event(round_, *, request, host, stamp):
                 f"{round_.league.name}, round {round_.number}: {round_.title}",
                 f"Hands due {deadline_utc_text(round_.deadline)}.",
                 "",
-                *rules_summary(round_),
+                *rules_summary_lines(round_),
                 "",
                 url,
             ]

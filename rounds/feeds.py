@@ -19,8 +19,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from .bbcode import deadline_utc_text
-from .calendars import calendar_host, calendar_response, rules_summary
+from .calendars import calendar_host, calendar_response
 from .models import AuditEntry, League, Round, RoundState
+from .summary import rules_summary_lines
 
 FEED_ENTRIES = 50
 # Changes of an open round that alter what its "opened" entry says (its deadline, its rules).
@@ -103,7 +104,7 @@ def league_events(context):
                     lines=[
                         f"Round {round_.code} of {round_.league.name} is open: {round_.title}.",
                         f"Hands due {deadline_utc_text(round_.deadline)}.",
-                        *rules_summary(round_),
+                        *rules_summary_lines(round_),
                     ],
                     link=page,
                     guid=_tag(context, round_, "opened"),

@@ -2,13 +2,12 @@
 
 from .bbcode import LAND_RULE_LINES, variant_lines
 from .models import LandRule
-from .services.leagues import effective_banned_entries
 
 FORMAT_RULE_CHARS = 500
 
 
 def rules_summary_lines(round_):
-    extra = [entry["name"] for entry in effective_banned_entries(round_) if entry["list"] == "round"]
+    extra = list(round_.extra_banned or [])  # the round's own bans, as the moderator typed them (no query)
     lines = [
         f"Hand size: {round_.hand_size} card{'s' if round_.hand_size != 1 else ''}",
         f"Land rule: {LAND_RULE_LINES[LandRule(round_.land_rule)]}",

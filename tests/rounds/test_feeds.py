@@ -123,7 +123,7 @@ def test_feed_entries_have_absolute_links_and_the_public_rules(client, league, l
     revealed = league_rounds["revealed"]
     entry = by_title[f"{revealed.code} open: Vintage <Power>"]
     assert entry.link == f"http://testserver/rounds/{revealed.pk}/"
-    assert "5 cards per hand" in entry.summary
+    assert "Hand size: 5 cards" in entry.summary
     assert "Land Rule Banned List" in entry.summary
     assert "Only **blue** cards." in entry.summary
     assert "Vintage &lt;Power&gt;" in entry.summary  # escaped in the HTML summary
