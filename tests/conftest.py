@@ -162,3 +162,12 @@ def api_client():
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+@pytest.fixture
+def run_on_commit_at_once(monkeypatch):
+    """A test runs in one transaction that never commits: run what waits for the commit (sending mail,
+    forgetting cached counts) at once."""
+    from django.db import transaction
+
+    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())

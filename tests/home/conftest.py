@@ -1,42 +1,15 @@
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from accounts.services import register_player
-from rounds.catalog import resolve
 from rounds.services import leagues as round_services
 from scoring import services as scoring_services
-from tests.scoring.conftest import make_hands
-
-KJELD = ["Leyline of Singularity", "Karakas", "Kjeldoran Warrior", "Mishra's Workshop", "Wheel of Torture"]
-SCEPTER = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop", "Sphere of Resistance"]
-
-
-@pytest.fixture(autouse=True)
-def catalog_index(db, monkeypatch):
-    """The resolver's index over the snapshot loaded at migrate, warm and without revalidation queries."""
-    index = resolve.get_index()
-    monkeypatch.setattr(resolve, "REVALIDATE_SECONDS", 10**9)
-    return index
-
-
-@pytest.fixture
-def make_players(db, password):
-    def make(count, prefix="p"):
-        existing = get_user_model().objects.filter(username__startswith=prefix).count()
-        return [
-            register_player(
-                username=f"{prefix}{existing + index}",
-                password=password,
-                email=f"{prefix}{existing + index}@example.org",
-                forum_username=f"Forum {prefix}{existing + index}",
-            )
-            for index in range(1, count + 1)
-        ]
-
-    return make
+from tests.scoring.conftest import (
+    make_hands,
+    make_players,  # noqa: F401  (fixture)
+)
+from tests.submissions.conftest import KJELD, SCEPTER, catalog_index  # noqa: F401  (fixture)
 
 
 @pytest.fixture
@@ -60,7 +33,7 @@ def open_round(league, moderator):
 
 
 @pytest.fixture
-def revealed_round(league, make_players, open_round):
+def revealed_round(league, make_players, open_round):  # noqa: F811  (the imported fixture)
     """make(players, league=…) → a round past its deadline with the players' hands (entry order), its match
     table built."""
 

@@ -1,1 +1,1 @@
-from tests.submissions.conftest import alice, bob, catalog_index, open_round  # noqa: F401  (fixtures)
+from tests.submissions.conftest import alice, bob, carol, catalog_index, dave, open_round  # noqa: F401  (fixtures)

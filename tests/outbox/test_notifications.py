@@ -14,7 +14,7 @@ from outbox.models import Message, Notification
 from outbox.services import Notice
 from rounds.models.audit import AuditEntry
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("run_on_commit_at_once")]
 
 
 def tell(users, kind="round.opened", text="Round 45:01 is open", path="/rounds/1/"):
@@ -28,14 +28,6 @@ def tell(users, kind="round.opened", text="Round 45:01 is open", path="/rounds/1
 
 
 @pytest.fixture(autouse=True)
-def commit_at_once(monkeypatch):
-    """Each test runs in one transaction that never commits: run what waits for the commit at once."""
-    from django.db import transaction
-
-    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
-
-
-@pytest.fixture(autouse=True)
 def body_template(settings, tmp_path):
     folder = tmp_path / "templates" / "outbox" / "email"
     folder.mkdir(parents=True)
@@ -43,16 +35,6 @@ def body_template(settings, tmp_path):
     settings.TEMPLATES = [
         {**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], tmp_path / "templates"]}
     ]
-
-
-@pytest.fixture
-def carol(make_user):
-    return make_user("carol", forum_username="Carol", email="carol@example.org")
-
-
-@pytest.fixture
-def dave(make_user):
-    return make_user("dave", forum_username="Dave", email="dave@example.org")
 
 
 def test_by_default_a_person_is_told_on_the_site_and_by_email_once(carol):

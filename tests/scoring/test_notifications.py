@@ -5,7 +5,6 @@ league's winners — and who is told nothing (other leagues, followers without a
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
 
 from outbox.models import Message, Notification
@@ -15,12 +14,7 @@ from tests.factories import LeagueFactory, RoundFactory
 
 from .conftest import make_hands, match_between
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def commit_at_once(monkeypatch):
-    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("run_on_commit_at_once")]
 
 
 def told(kind):

@@ -47,3 +47,13 @@ def alice(make_user):
 @pytest.fixture
 def bob(make_user):
     return make_user("bob", forum_username="nerdyjoe", email="bob@example.org")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol", forum_username="Carol", email="carol@example.org")
+
+
+@pytest.fixture
+def dave(make_user):
+    return make_user("dave", forum_username="Dave", email="dave@example.org")

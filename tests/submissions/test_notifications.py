@@ -6,7 +6,6 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
-from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import profile_for
@@ -20,22 +19,7 @@ from tests.scoring.conftest import make_hands
 
 from .conftest import KJELD
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def commit_at_once(monkeypatch):
-    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
-
-
-@pytest.fixture
-def carol(make_user):
-    return make_user("carol", forum_username="Carol", email="carol@example.org")
-
-
-@pytest.fixture
-def dave(make_user):
-    return make_user("dave", forum_username="Dave", email="dave@example.org")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("run_on_commit_at_once")]
 
 
 @pytest.fixture
