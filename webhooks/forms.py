@@ -1,6 +1,7 @@
 from django import forms
 
 from .models import EVENT_LABELS, EVENTS, Webhook
+from .validation import url_problem
 
 
 class WebhookForm(forms.Form):
@@ -32,3 +33,10 @@ class WebhookForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
         help_text="Leave empty to have one generated; it is shown once, after adding the webhook.",
     )
+
+    def clean_url(self):
+        url = self.cleaned_data["url"].strip()
+        problem = url_problem(url)
+        if problem:
+            raise forms.ValidationError(problem)
+        return url

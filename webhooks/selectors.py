@@ -20,7 +20,7 @@ def webhooks_of_league(league, last=LAST_DELIVERIES):
         .order_by("-created_at", "-id")
     )
     return list(
-        Webhook.objects.filter(league=league).prefetch_related(
-            Prefetch("deliveries", queryset=recent, to_attr="last_deliveries")
-        )
+        Webhook.objects.filter(league=league)
+        .select_related("created_by")
+        .prefetch_related(Prefetch("deliveries", queryset=recent, to_attr="last_deliveries"))
     )

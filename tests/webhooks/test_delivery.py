@@ -159,7 +159,7 @@ def test_a_json_webhook_after_the_reveal_and_when_final(receiver, add_webhook, m
     scoring_services.report_row(player=bob, round_id=round_.pk, row="2 | 4 X")
     scoring_services.finalize_round(actor=moderator, round_id=round_.pk)
     assert deliver_all() == ["sent", "sent", "sent"]
-    opened, revealed, final = receiver.bodies
+    _opened, revealed, final = receiver.bodies
     assert [hand["player"] for hand in revealed["hands"]] == ["alice", "bob"]
     assert revealed["hands"][0] == {
         "number": 1,
