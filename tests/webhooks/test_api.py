@@ -9,7 +9,11 @@ from webhooks.models import Webhook, WebhookDelivery
 
 pytestmark = pytest.mark.django_db
 
-BODY = {"url": "https://discord.com/api/webhooks/42/tokentokentoken", "kind": "discord", "events": ["round_opened"]}
+BODY = {
+    "url": "https://discord.com/api/webhooks/42/tokentokentoken",
+    "kind": "discord",
+    "events": ["round_opened"],
+}
 
 
 def as_user(api_client, user):
@@ -61,7 +65,9 @@ def test_a_moderator_adds_lists_tests_and_removes_a_webhook(api_client, moderato
 
 
 def test_the_list_shows_the_last_ten_deliveries_newest_first(api_client, moderator, league, webhook):
-    deliveries = [WebhookDelivery.objects.create(webhook=webhook, event="test", payload="{}") for _ in range(12)]
+    deliveries = [
+        WebhookDelivery.objects.create(webhook=webhook, event="test", payload="{}") for _ in range(12)
+    ]
     response = as_user(api_client, moderator).get(f"/api/leagues/{league.pk}/webhooks/")
     [listed] = response.json()
     assert [row["id"] for row in listed["deliveries"]] == [d.pk for d in reversed(deliveries)][:10]
@@ -90,12 +96,17 @@ def test_anonymous_gets_401(api_client, league, webhook):
 def test_unknown_leagues_and_webhooks_are_404(api_client, moderator):
     client = as_user(api_client, moderator)
     response = client.get("/api/leagues/999999/webhooks/")
-    assert response.status_code == 404 and response.json() == {"detail": "No such league.", "code": "not_found"}
+    assert response.status_code == 404 and response.json() == {
+        "detail": "No such league.",
+        "code": "not_found",
+    }
     assert client.delete("/api/webhooks/999999/").status_code == 404
     assert client.post("/api/webhooks/999999/test/").status_code == 404
 
 
-def test_bad_input_is_400_with_field_reasons_and_a_duplicate_is_409(api_client, moderator, league, webhook, settings):
+def test_bad_input_is_400_with_field_reasons_and_a_duplicate_is_409(
+    api_client, moderator, league, webhook, settings
+):
     settings.WEBHOOK_ALLOW_LOCAL_HTTP = False
     client = as_user(api_client, moderator)
     response = client.post(
@@ -115,7 +126,9 @@ def test_a_site_moderator_manages_a_league_that_names_no_moderators(api_client, 
     from rounds.services.leagues import create_league
 
     open_league = create_league(actor=moderator, name="League 50")
-    response = as_user(api_client, other_moderator).post(f"/api/leagues/{open_league.pk}/webhooks/", BODY, format="json")
+    response = as_user(api_client, other_moderator).post(
+        f"/api/leagues/{open_league.pk}/webhooks/", BODY, format="json"
+    )
     assert response.status_code == 201
 
 

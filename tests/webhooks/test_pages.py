@@ -18,7 +18,9 @@ def page(league):
 
 def add(moderator, league, n=0, kind="discord"):
     url = f"https://discord.com/api/webhooks/{n}/token-{n:08d}"
-    return services.create_webhook(actor=moderator, league=league, url=url, kind=kind, events=["round_opened"])[0]
+    return services.create_webhook(
+        actor=moderator, league=league, url=url, kind=kind, events=["round_opened"]
+    )[0]
 
 
 def test_the_dashboard_links_to_each_leagues_webhooks(client, moderator, league):
@@ -33,7 +35,9 @@ def test_a_moderator_adds_a_discord_webhook(client, moderator, league, receiver)
     assert response.status_code == 200
     assert b"No webhooks yet." in response.content and b"Add a webhook" in response.content
     response = client.post(
-        page(league), {"url": receiver.url, "kind": "discord", "events": ["round_opened", "hands_revealed"]}, follow=True
+        page(league),
+        {"url": receiver.url, "kind": "discord", "events": ["round_opened", "hands_revealed"]},
+        follow=True,
     )
     assert response.redirect_chain[-1][0] == page(league)
     webhook = Webhook.objects.get()
@@ -96,7 +100,9 @@ def test_only_the_leagues_moderators_see_the_page(client, moderator, other_moder
     assert client.get(f"/moderate/webhooks/{webhook.pk}/delete/").status_code == 405
 
 
-def test_the_page_takes_the_same_number_of_queries_for_many_webhooks_and_deliveries(client, moderator, league):
+def test_the_page_takes_the_same_number_of_queries_for_many_webhooks_and_deliveries(
+    client, moderator, league
+):
     client.force_login(moderator)
 
     def queries():

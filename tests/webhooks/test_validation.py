@@ -49,7 +49,9 @@ def test_other_urls_are_refused_with_a_reason(settings, url, says):
     assert says in url_problem(url)
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:8000/hook", "http://localhost/hook", "https://localhost:9/x"])
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:8000/hook", "http://localhost/hook", "https://localhost:9/x"]
+)
 def test_this_machine_over_http_only_when_local_http_is_allowed(settings, url):
     settings.WEBHOOK_ALLOW_LOCAL_HTTP = True
     assert url_problem(url) == ""
@@ -101,7 +103,7 @@ def test_a_json_webhook_gets_a_generated_secret(moderator, league):
     webhook, secret = create(moderator, league, kind="json")
     assert len(secret) >= 40 and webhook.secret == secret
     assert webhook.secret_hint == "…" + secret[-4:]
-    other, other_secret = create(moderator, league, kind="json", url="https://example.org/other")
+    _other, other_secret = create(moderator, league, kind="json", url="https://example.org/other")
     assert other_secret != secret
 
 
@@ -116,5 +118,7 @@ def test_the_same_url_twice_and_too_many_webhooks_are_refused(moderator, league)
 
 
 def test_a_discord_url_is_shown_without_its_token(moderator, league):
-    webhook, _ = create(moderator, league, url="https://discord.com/api/webhooks/1234567/abcdefghijklmnopqrstuvwxyz")
+    webhook, _ = create(
+        moderator, league, url="https://discord.com/api/webhooks/1234567/abcdefghijklmnopqrstuvwxyz"
+    )
     assert webhook.url_display == "https://discord.com/api/webhooks/1234567/abcd…wxyz"
