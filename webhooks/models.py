@@ -4,6 +4,8 @@ webhook at the league, and every round that opens, reveals its hands or becomes 
 Each post is first a `WebhookDelivery` row, written in the same transaction as the change that causes it
 (like outbox.models.Message), holding the exact bytes that are sent; workers deliver it with retries."""
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -11,6 +13,7 @@ from django.utils import timezone
 
 # What a webhook may subscribe to, in the order a round goes through them.
 EVENTS = ["round_opened", "hands_revealed", "results_final"]
+MASK_FROM = 16  # characters of a URL's last path segment from which it is shown shortened
 EVENT_LABELS = {
     "round_opened": "Round opened",
     "hands_revealed": "Hands posted",
@@ -64,12 +67,18 @@ class Webhook(models.Model):
 
     @property
     def url_display(self):
-        """The URL with its last path segment shortened: a Discord webhook's URL ends with its token, which
-        lets anyone post to the channel."""
-        head, _, last = self.url.rstrip("/").rpartition("/")
-        if not head or "//" not in head or len(last) <= 8:
-            return self.url
-        return f"{head}/{last[:4]}…{last[-4:]}"
+        """The URL without what may be a credential: a Discord webhook's URL ends with its token (anyone who
+        has it can post to the channel), so a long last path segment is shortened and a query left out."""
+        parts = urlsplit(self.url)
+        head, _, last = parts.path.rpartition("/")
+        if len(last) >= MASK_FROM:
+            last = f"{last[:4]}…{last[-4:]}"
+        shown = (
+            f"{parts.scheme}://{parts.netloc}{head}/{last}"
+            if parts.path
+            else f"{parts.scheme}://{parts.netloc}"
+        )
+        return shown + ("?…" if parts.query else "")
 
 
 class WebhookDelivery(models.Model):

@@ -61,7 +61,7 @@ def league_webhooks(request, league_id):
 @require_POST
 def webhook_test(request, webhook_id):
     delivery = _guarded(services.send_test, actor=request.user, webhook_id=webhook_id)
-    messages.info(request, "Test message queued; its delivery is listed below (reload to see the answer).")
+    messages.info(request, "Test message queued: its delivery and the receiver's answer are listed below.")
     return redirect("webhooks:league", delivery.webhook.league_id)
 
 

@@ -10,7 +10,7 @@ from webhooks.models import Webhook, WebhookDelivery
 pytestmark = pytest.mark.django_db
 
 BODY = {
-    "url": "https://discord.com/api/webhooks/42/tokentokentoken",
+    "url": "https://discord.com/api/webhooks/42/tokentokentokentoken",
     "kind": "discord",
     "events": ["round_opened"],
 }

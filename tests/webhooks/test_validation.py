@@ -122,3 +122,10 @@ def test_a_discord_url_is_shown_without_its_token(moderator, league):
         moderator, league, url="https://discord.com/api/webhooks/1234567/abcdefghijklmnopqrstuvwxyz"
     )
     assert webhook.url_display == "https://discord.com/api/webhooks/1234567/abcd…wxyz"
+
+
+def test_a_query_string_is_not_shown_either(moderator, league):
+    webhook, _ = create(moderator, league, url="https://hooks.example.org/in?token=abcdef")
+    assert webhook.url_display == "https://hooks.example.org/in?…"
+    short, _ = create(moderator, league, url="https://hooks.example.org")
+    assert short.url_display == "https://hooks.example.org"
