@@ -18,8 +18,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_moderator_adds_a_webhook_and_sends_a_test(
-    live_server, page, settings, moderator, password, vintage_round, receiver
-):  # noqa: F811
+    live_server,
+    page,
+    settings,
+    moderator,
+    password,
+    vintage_round,
+    receiver,  # noqa: F811
+):
     settings.WEBHOOK_ALLOW_LOCAL_HTTP = True
     settings.SITE_URL = live_server.url
     league = vintage_round.league
