@@ -142,9 +142,10 @@ def send_test(*, actor, webhook_id, now=None):
 def queue_event(event, round_id, now=None):
     """One delivery per active webhook of the round's league subscribed to `event`, written in the caller's
     transaction (the change that causes it) and published to the workers after its commit. A league
-    without webhooks costs one query."""
+    without webhooks costs two queries."""
     round_ = Round.objects.select_related("league").filter(pk=round_id).first()
-    if round_ is None:
+    if round_ is None or round_.opened_at is None:
+        # Never opened on this site: a past round imported from the forum's archive is history, not news.
         return []
     hooks = [
         hook

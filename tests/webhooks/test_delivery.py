@@ -403,3 +403,19 @@ def test_without_site_url_discord_embeds_carry_no_relative_links(
     deliver_all()
     [message] = receiver.bodies
     assert "url" not in message["embeds"][0]
+
+
+def test_a_past_round_imported_from_the_archive_is_not_posted(
+    receiver, add_webhook, moderator, league, alice, bob
+):
+    from tests.factories import RoundFactory
+    from tests.scoring.conftest import make_hands
+
+    add_webhook(receiver.url)
+    archived = RoundFactory(league=league)  # created as the archive import does: never opened here
+    make_hands(archived, [alice, bob])
+    past_deadline(archived)
+    scoring_services.build_match_table(archived.pk)
+    scoring_services.finalize_round(actor=moderator, round_id=archived.pk, force=True)
+    assert Round.objects.get(pk=archived.pk).state == "final"
+    assert not WebhookDelivery.objects.exists()
