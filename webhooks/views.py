@@ -54,7 +54,7 @@ def league_webhooks(request, league_id):
         "events": EVENTS,
         "site_url_missing": not settings.SITE_URL,
     }
-    return render(request, "webhooks/league_webhooks.html", context, status=400 if form.errors else 200)
+    return render(request, "webhooks/league_webhooks.html", context)
 
 
 @moderator_required
