@@ -20,6 +20,15 @@ class Profile(models.Model):
         default=DEFAULT_TIME_ZONE,
         help_text="Deadlines are shown in this time zone and in UTC.",
     )
+    # What the person wants to be told, and how: {kind: {"email": bool, "site": bool}} (outbox.kinds names the
+    # kinds and their defaults; a kind missing here has its default). Kept on the profile, which every request
+    # of a logged-in person loads anyway, so honouring it costs no query.
+    notification_choices = models.JSONField(default=dict, blank=True)
+    email_digest = models.BooleanField(
+        default=False,
+        help_text="Gather e-mails into one a day (receipts, reminders and resets still come at once).",
+    )
+    digest_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -37,3 +46,16 @@ class Profile(models.Model):
     @property
     def display_name(self):
         return self.forum_username or self.user.get_username()
+
+
+class CalendarToken(models.Model):
+    """The secret in a player's personal calendar link (/calendar/<token>.ics). Revoked by replacing it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_token"
+    )
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"Calendar link of {self.user}"

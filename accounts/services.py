@@ -1,13 +1,16 @@
 """Account operations used by the pages, the admin and the management commands."""
 
+import secrets
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
+from django.utils import timezone
 
 from phm.text import clean_name
 
-from .models import Profile
+from .models import CalendarToken, Profile
 
 
 def profile_for(user):
@@ -59,3 +62,38 @@ def remove_moderator(user):
         user.is_staff = False
         user.save(update_fields=["is_staff"])
     return True
+
+
+# Personal calendar link ------------------------------------------------------------------------------------
+
+CALENDAR_TOKEN_BYTES = 32
+
+
+def _new_calendar_secret():
+    return secrets.token_urlsafe(CALENDAR_TOKEN_BYTES)
+
+
+def calendar_token_for(user):
+    """The user's calendar secret, made on first use."""
+    token, _ = CalendarToken.objects.get_or_create(user=user, defaults={"token": _new_calendar_secret()})
+    return token.token
+
+
+@transaction.atomic
+def renew_calendar_token(user):
+    """A new secret for the user's calendar link: the old link stops working at once. Returns the new one."""
+    secret = _new_calendar_secret()
+    updated = CalendarToken.objects.filter(user=user).update(token=secret, created_at=timezone.now())
+    if not updated:
+        CalendarToken.objects.create(user=user, token=secret)
+    return secret
+
+
+def user_for_calendar_token(secret):
+    """The active user whose calendar link has this secret, or None (unknown, revoked, inactive account)."""
+    if not secret or len(secret) > CalendarToken._meta.get_field("token").max_length:
+        return None
+    token = CalendarToken.objects.select_related("user").filter(token=secret).first()
+    if token is None or not token.user.is_active:
+        return None
+    return token.user

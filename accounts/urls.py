@@ -35,4 +35,5 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("profile/", views.profile, name="profile"),
+    path("profile/calendar/new-link/", views.calendar_renew, name="calendar-renew"),
 ]

@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from . import services
 from .forms import ProfileForm, SignUpForm
@@ -46,7 +46,26 @@ def profile(request):
         form.save()
         messages.success(request, "Profile saved.")
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    return render(
+        request, "accounts/profile.html", {"form": form, **_calendar_links(request, request.user)}
+    )
+
+
+def _calendar_links(request, user):
+    """The personal calendar's address (https://…/calendar/<secret>.ics) and its webcal:// twin."""
+    secret = services.calendar_token_for(user)
+    address = request.build_absolute_uri(reverse("submissions:personal-calendar", args=[secret]))
+    return {"calendar_url": address, "calendar_webcal": "webcal://" + address.split("://", 1)[1]}
+
+
+@login_required
+@require_POST
+def calendar_renew(request):
+    services.renew_calendar_token(request.user)
+    messages.success(
+        request, "Your calendar has a new link; the old one no longer works. Subscribe with the new one."
+    )
+    return redirect(reverse("profile") + "#calendar")
 
 
 class PasswordResetConfirm(auth_views.PasswordResetConfirmView):

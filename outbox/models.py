@@ -13,6 +13,8 @@ class Message(models.Model):
         PENDING = "pending", "Pending"
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed"
+        HELD = "held", "Held for the daily digest"
+        BUNDLED = "bundled", "Sent in a digest"
 
     kind = models.CharField(max_length=50, help_text='What the message is about, e.g. "hand.receipt".')
     recipient = models.ForeignKey(
@@ -21,6 +23,9 @@ class Message(models.Model):
     to_address = models.EmailField(max_length=254)
     subject = models.CharField(max_length=255)
     body = models.TextField()
+    # The HTML alternative of `body` (empty: plain text only). A database default too: submissions insert
+    # receipts with their own SQL.
+    html_body = models.TextField(blank=True, default="", db_default="")
     # For moderators' view of undelivered mail, and to keep it secret where it must be.
     league = models.ForeignKey(
         "rounds.League", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -39,12 +44,21 @@ class Message(models.Model):
     next_attempt_at = models.DateTimeField(default=timezone.now)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    digest = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="bundled",
+        help_text="The digest e-mail that carried this message (state bundled).",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(state__in=["pending", "sent", "failed"]), name="outbox_message_known_state"
+                condition=Q(state__in=["pending", "sent", "failed", "held", "bundled"]),
+                name="outbox_message_known_state",
             ),
             models.CheckConstraint(
                 condition=Q(state="sent", sent_at__isnull=False)
@@ -55,7 +69,41 @@ class Message(models.Model):
         indexes = [
             # The backstop's question: what is due? Only pending rows, a small part of the table.
             models.Index(fields=["next_attempt_at"], condition=Q(state="pending"), name="outbox_message_due"),
+            # The digest's question: whose messages are waiting?
+            models.Index(
+                fields=["recipient", "created_at"], condition=Q(state="held"), name="outbox_message_held"
+            ),
         ]
 
     def __str__(self):
         return f"{self.kind} #{self.pk} ({self.state})"
+
+
+class Notification(models.Model):
+    """A notification on the site (the bell): one line of text and a link to the thing itself."""
+
+    recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=50)
+    text = models.CharField(max_length=500)
+    url = models.CharField(max_length=500, help_text="A path on this site.")
+    league = models.ForeignKey(
+        "rounds.League", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    round = models.ForeignKey(
+        "rounds.Round", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["recipient", "-created_at"], name="outbox_notification_list"),
+            # The bell's count: a person's unread ones.
+            models.Index(
+                fields=["recipient"], condition=Q(read_at__isnull=True), name="outbox_notification_unread"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} for {self.recipient_id}: {self.text[:40]}"

@@ -9,17 +9,19 @@ worker killed after the server accepted it and before the commit: mail is at lea
 import logging
 import smtplib
 import time
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.utils import timezone
 
+from phm.links import site_url
 from rounds.models.audit import log_action
 
-from .models import Message
+from . import kinds, preferences, rendering, unread
+from .models import Message, Notification
 
 logger = logging.getLogger(__name__)
 
@@ -32,32 +34,105 @@ DELIVERY_TIME_BUDGET = 60  # seconds a backstop run may spend sending, well insi
 # Queueing ---------------------------------------------------------------------------------------------------
 
 
-def email(*, kind, user, subject, template, context, round_=None, league=None, secret=False):
-    """An unsaved e-mail to `user`, its body rendered now (what was true at the change), or None when the user
-    has no address. `secret`: the body tells what only its recipient may know before the deadline."""
-    if not user.email:
+def email(
+    *, kind, user, subject, template, context, round_=None, league=None, secret=False, action_label=None
+):
+    """An unsaved e-mail to `user`, its body rendered now (what was true at the change) in their time zone, as
+    plain text with an HTML alternative; or None when they have no address or turned this kind's e-mail off.
+    Held for the daily digest when they asked for one and the kind may wait. `secret`: the body tells what
+    only its recipient may know before the deadline."""
+    if not user.email or not preferences.wants(user, kind, "email"):
         return None
     if round_ is not None and league is None:
         league = round_.league
+    text, html = rendering.render_email(
+        kind=kind, user=user, subject=subject, template=template, context=context, action_label=action_label
+    )
+    held = preferences.digest_for(user, kind)
     return Message(
         kind=kind,
         recipient=user,
         to_address=user.email,
         subject=subject[: Message._meta.get_field("subject").max_length],
-        body=render_to_string(template, context),
+        body=text,
+        html_body=html,
         round=round_,
         league=league,
         secret=secret,
+        state=Message.State.HELD if held else Message.State.PENDING,
     )
 
 
+def site_notification(*, kind, user, text, url, round_=None, league=None):
+    """An unsaved notification for the bell, or None when `user` turned this kind off on the site."""
+    if not preferences.wants(user, kind, "site"):
+        return None
+    if round_ is not None and league is None:
+        league = round_.league
+    return Notification(
+        kind=kind,
+        recipient=user,
+        text=text[: Notification._meta.get_field("text").max_length],
+        url=url,
+        round=round_,
+        league=league,
+    )
+
+
+def notify(users, *, kind, build, round_=None, league=None, secret=False):
+    """Tell each of `users` (once each, even when they come twice) about one event, by the site and by e-mail
+    as each of them chose, in the caller's transaction. `build(user)` returns a Notice for that person."""
+    messages, notifications = [], []
+    for user in {user.pk: user for user in users}.values():
+        notice = build(user)
+        if notice is None:
+            continue
+        notifications.append(
+            site_notification(
+                kind=kind, user=user, text=notice.text, url=notice.path, round_=round_, league=league
+            )
+        )
+        messages.append(
+            email(
+                kind=kind,
+                user=user,
+                subject=notice.subject,
+                template=notice.template,
+                context={**notice.context, "url": site_url(notice.path)},
+                round_=round_,
+                league=league,
+                secret=secret,
+                action_label=notice.action_label,
+            )
+        )
+    saved = [item for item in notifications if item is not None]
+    if saved:
+        Notification.objects.bulk_create(saved)
+        unread.forget([item.recipient_id for item in saved])
+    return queue(messages), saved
+
+
+@dataclass
+class Notice:
+    """What one person is told: the bell's line and link (a path), the e-mail's subject, template and context
+    (`url` is added: the absolute link), and the label of the e-mail's button."""
+
+    text: str
+    path: str
+    subject: str
+    template: str
+    context: dict = field(default_factory=dict)
+    action_label: str = "Open on the site"
+
+
 def queue(messages):
-    """Save the messages in the caller's transaction; they are handed to the workers once it commits."""
+    """Save the messages in the caller's transaction; they are handed to the workers once it commits (those
+    held for a digest wait for it)."""
     messages = [message for message in messages if message is not None]
     if not messages:
         return []
     Message.objects.bulk_create(messages)
-    send_after_commit([message.pk for message in messages])
+    send_after_commit([message.pk for message in messages if message.state == Message.State.PENDING])
     return messages
 
 
@@ -110,13 +185,20 @@ def deliver(message_id, *, connection=None, now=None):
 
 
 def _send(message, connection):
-    mail = EmailMessage(
+    headers = {"X-PHM-Message": str(message.pk)}
+    if message.recipient_id and kinds.kind(message.kind):
+        # RFC 8058: the mail client may POST to this address to unsubscribe in one click.
+        headers["List-Unsubscribe"] = f"<{rendering.unsubscribe_url(message.recipient_id, message.kind)}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    mail = EmailMultiAlternatives(
         subject=message.subject,
         body=message.body,
         to=[message.to_address],
         connection=connection or get_connection(fail_silently=False),
-        headers={"X-PHM-Message": str(message.pk)},
+        headers=headers,
     )
+    if message.html_body:
+        mail.attach_alternative(message.html_body, "text/html")
     mail.send(fail_silently=False)
 
 

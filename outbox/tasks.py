@@ -4,7 +4,7 @@ from celery import shared_task
 
 from phm.tasks import publish_at
 
-from . import services
+from . import digest, services
 from .models import Message
 
 
@@ -23,3 +23,9 @@ def send_message(message_id):
 def send_pending():
     """Every BACKSTOP_INTERVAL seconds: messages queued while the broker was down, and retries now due."""
     return services.deliver_due()
+
+
+@shared_task(name="outbox.send_digests")
+def send_digests():
+    """Every BACKSTOP_INTERVAL seconds: the daily digests whose hour has come."""
+    return digest.send_digests()

@@ -63,6 +63,20 @@ def resolve_secret_key(debug, environ=None):
     )
 
 
+MAIL_LEAVING_THE_MACHINE = ("django.core.mail.backends.smtp.EmailBackend",)
+
+
+def require_site_url(*, debug, email_backend, site_url):
+    """E-mails need absolute links: a production site that sends real mail must know its own address."""
+    if debug or email_backend not in MAIL_LEAVING_THE_MACHINE:
+        return
+    if not site_url.startswith(("https://", "http://")):
+        raise ImproperlyConfigured(
+            "SITE_URL is not set: e-mails need absolute links. Set SITE_URL to the site's public address, "
+            "e.g. https://phm.example.org (or use the console or file e-mail backend)."
+        )
+
+
 REDIS_DATABASES = 16  # Redis's default `databases` setting
 
 

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import dj_database_url
 
-from .env import env_bool, env_int, env_list, env_str, next_redis_database, resolve_secret_key
+from .env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    next_redis_database,
+    require_site_url,
+    resolve_secret_key,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -42,6 +50,7 @@ INSTALLED_APPS = [
     "scoring",
     "outbox",
     "webhooks",
+    "home",
 ]
 
 MIDDLEWARE = [
@@ -77,6 +86,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.viewer",
+                "outbox.context_processors.notifications",
             ],
         },
     },
@@ -176,6 +186,10 @@ CELERY_BEAT_SCHEDULE = {
     "send-pending-messages": {"task": "outbox.send_pending", "schedule": float(BACKSTOP_INTERVAL)},
     # League webhook posts still pending: queued while Redis was down, or due for a retry (webhooks.tasks).
     "send-pending-webhooks": {"task": "webhooks.send_pending", "schedule": float(BACKSTOP_INTERVAL)},
+    # Deadline reminders 24 h and 1 h ahead to players who have not submitted (submissions.reminders).
+    "send-deadline-reminders": {"task": "submissions.send_reminders", "schedule": float(BACKSTOP_INTERVAL)},
+    # Daily digests whose hour has come (outbox.digest).
+    "send-digests": {"task": "outbox.send_digests", "schedule": float(BACKSTOP_INTERVAL)},
 }
 # Seconds a tally waits after a result changes, so a burst of reports is tallied once.
 SCORING_TALLY_DELAY = 2
@@ -236,8 +250,12 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # outbox's), and whether http:// to 127.0.0.1/localhost is accepted (never in production: only with DEBUG).
 WEBHOOK_TIMEOUT = 10
 WEBHOOK_ALLOW_LOCAL_HTTP = DEBUG
-# Where links in emails point, e.g. https://phm.example.org (empty: links are site-relative paths).
+# Where links in emails point, e.g. https://phm.example.org (empty: links are site-relative paths, fine only
+# while mail goes to the console or files: a production site sending real mail refuses to start without it).
 SITE_URL = env_str("SITE_URL", "")
+require_site_url(debug=DEBUG, email_backend=EMAIL_BACKEND, site_url=SITE_URL)
+# The hour (in each person's time zone) their daily digest is sent, when they chose one.
+DIGEST_HOUR = env_int("DIGEST_HOUR", 7) % 24
 
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

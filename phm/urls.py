@@ -27,12 +27,14 @@ api_patterns = [
     path("", include("submissions.api_urls")),
     path("", include("scoring.api_urls")),
     path("", include("webhooks.api_urls")),
+    path("", include("outbox.api_urls")),
 ]
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("", include("outbox.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),
     # Before rounds.urls: "moderate/rounds/<id>/hands/" (and "…/results/") would otherwise read as a round

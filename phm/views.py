@@ -11,10 +11,14 @@ from django.shortcuts import render
 from django.template import loader
 from django.utils import timezone
 
+from home.views import my_phm
 from rounds import selectors
 
 
 def home(request):
+    """The marketing page for visitors; My PHM (home.views) for a logged-in person, at the same address."""
+    if request.user.is_authenticated:
+        return my_phm(request)
     now = timezone.now()
     context = {
         "open_rounds": selectors.open_rounds(now),

@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.exceptions import ValidationError as ApiValidationError
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,6 +14,7 @@ from accounts.services import is_moderator
 from phm.api import Conflict
 
 from .models import AcceptedCard, LandRule, League, Round, RoundState
+from .selectors import is_following
 from .services import catalog as catalog_services
 from .services import leagues as league_services
 from .services.errors import RoundConflict, RoundInputError
@@ -214,6 +215,41 @@ class LeagueCreateView(generics.GenericAPIView):
         except RoundInputError as error:
             raise ApiValidationError(error.errors) from error
         return Response(self.get_serializer(league).data, status=status.HTTP_201_CREATED)
+
+
+class FollowSerializer(serializers.Serializer):
+    following = serializers.BooleanField()
+
+
+class LeagueFollowView(APIView):
+    """GET/POST/DELETE /api/leagues/{id}/follow/: whether the caller follows the league; follow; stop."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _answer(self, league):
+        return Response({"following": is_following(self.request.user, league)})
+
+    @extend_schema(responses=FollowSerializer)
+    def get(self, request, league_id):
+        league = League.objects.filter(pk=league_id).first()
+        if league is None:
+            raise NotFound("No such league.")
+        return self._answer(league)
+
+    @extend_schema(request=None, responses=FollowSerializer)
+    def post(self, request, league_id):
+        return self._change(league_services.follow_league, league_id)
+
+    @extend_schema(request=None, responses=FollowSerializer)
+    def delete(self, request, league_id):
+        return self._change(league_services.unfollow_league, league_id)
+
+    def _change(self, operation, league_id):
+        try:
+            league = operation(self.request.user, league_id)
+        except League.DoesNotExist:
+            raise NotFound("No such league.") from None
+        return self._answer(league)
 
 
 class AcceptedCardSerializer(serializers.ModelSerializer):

@@ -101,3 +101,7 @@ def public_history(round_, revealed_players):
     for entry in entries:
         entry.by_player = entry.actor_id in players
     return entries
+
+
+def is_following(user, league):
+    return user.is_authenticated and league.followers.filter(pk=user.pk).exists()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import moderation_views, round_views, views
+from . import feeds, follow_views, moderation_views, round_views, views
 
 app_name = "rounds"
 
@@ -18,6 +18,10 @@ urlpatterns = [
         name="round-announcement",
     ),
     path("rules/", round_views.rules, name="rules"),
+    path("leagues/<int:league_id>/feed.atom", feeds.league_feed, name="league-feed"),
+    path("leagues/<int:league_id>/deadlines.ics", feeds.league_calendar, name="league-calendar"),
+    path("leagues/<int:league_id>/follow/", follow_views.league_follow, name="league-follow"),
+    path("leagues/<int:league_id>/unfollow/", follow_views.league_unfollow, name="league-unfollow"),
     path("moderate/", moderation_views.dashboard, name="moderate"),
     path("moderate/leagues/new/", moderation_views.league_create, name="moderate-league-create"),
     path("moderate/rounds/new/", moderation_views.round_create, name="moderate-round-create"),

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 
 from rounds.models import League
 from rounds.moderation_views import moderator_required
+from rounds.selectors import is_following
 from rounds.services.leagues import can_manage_league
 
 from . import charts, services
@@ -39,6 +40,7 @@ def league_detail(request, league_id):
         "standings": standings,
         "chart": chart,
         "can_manage": can_manage_league(request.user, league),
+        "following": is_following(request.user, league),
         "bbcode": standings_bbcode(standings),
     }
     return render(request, "scoring/league.html", context)

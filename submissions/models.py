@@ -159,3 +159,29 @@ class HandsPreview(models.Model):
         return (
             f"{self.moderator} saw the hands of round {self.round_id} at {self.first_seen_at:%Y-%m-%d %H:%M}"
         )
+
+
+class DeadlineReminder(models.Model):
+    """A deadline reminder sent to a player: the unique key makes "never twice" a database fact, even when two
+    backstops run at once. A moved deadline is a new deadline, and gets its own reminders."""
+
+    class Lead(models.TextChoices):
+        DAY = "24h", "24 hours before"
+        HOUR = "1h", "1 hour before"
+
+    round = models.ForeignKey("rounds.Round", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    lead = models.CharField(max_length=4, choices=Lead.choices)
+    deadline = models.DateTimeField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "player", "lead", "deadline"], name="deadline_reminder_once"
+            ),
+            models.CheckConstraint(condition=models.Q(lead__in=["24h", "1h"]), name="deadline_reminder_lead"),
+        ]
+
+    def __str__(self):
+        return f"{self.lead} reminder for round {self.round_id} to {self.player_id}"

@@ -5,9 +5,11 @@ round's league who has no hand in it. Past the deadline (derived from time, whet
 run) everyone sees every hand. Every query here is bounded: a constant number whatever the number of hands.
 """
 
-from django.db.models import Prefetch
+from datetime import timedelta
 
-from rounds.models import RoundState
+from django.db.models import Prefetch, Q
+
+from rounds.models import League, Round, RoundState
 from rounds.services.leagues import can_manage_league
 
 from .models import Hand, HandReview, HandsPreview, HandVersion
@@ -131,3 +133,25 @@ def visible_hand(user, hand_id, now):
 def player_display_name(user):
     profile = getattr(user, "profile", None)
     return profile.display_name if profile else user.get_username()
+
+
+# How far back a personal calendar keeps deadlines that have passed.
+CALENDAR_PAST = timedelta(days=60)
+
+
+def calendar_leagues(user):
+    """The leagues whose deadlines go in `user`'s calendar: the ones they have a hand in or follow."""
+    played = Hand.objects.filter(player=user).values("round__league_id")
+    followed = League.followers.through.objects.filter(user=user).values("league_id")
+    return League.objects.filter(Q(pk__in=played) | Q(pk__in=followed))
+
+
+def calendar_rounds(user, now):
+    """The non-draft rounds of `user`'s leagues whose deadline is ahead or passed within CALENDAR_PAST; one
+    query (the leagues are a subquery)."""
+    return (
+        Round.objects.filter(league__in=calendar_leagues(user), deadline__gte=now - CALENDAR_PAST)
+        .exclude(state=RoundState.DRAFT)
+        .select_related("league")
+        .order_by("deadline", "pk")
+    )

@@ -23,7 +23,7 @@ from rounds.models import Round, RoundState
 from rounds.models.audit import audit_entry, log_action
 from rounds.services.leagues import can_manage_league
 
-from . import commitments, selectors, signals
+from . import commitments, notifications, selectors, signals
 from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
 
 logger = logging.getLogger(__name__)
@@ -402,24 +402,6 @@ def receipt_message(version, hand, round_):
     )
 
 
-def review_message(review, hand, round_):
-    context = {
-        "review": review,
-        "hand": hand,
-        "round": round_,
-        "url": site_url(reverse("submissions:my-hand", args=[round_.pk])),
-    }
-    return outbox.email(
-        kind="hand.review",
-        user=hand.player,
-        subject=f"[PHM] A moderator reviewed your hand for round {round_.code}",
-        template="submissions/email/review.txt",
-        context=context,
-        round_=round_,
-        secret=True,
-    )
-
-
 # Moderator review -------------------------------------------------------------------------------------------
 
 REVIEW_ACTIONS = [choice for choice, _ in HandReview.Action.choices]
@@ -468,7 +450,7 @@ def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=
             hand=hand, action=action, message=message or after.get("notice", ""), moderator=actor
         )
         log_action(hand, f"hand.{action}", actor=actor, before=before, after=after, note=message)
-        outbox.queue([review_message(review, hand, round_)])
+        notifications.hand_reviewed(review, hand, round_)
     return hand
 
 

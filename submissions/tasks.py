@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from phm.tasks import publish_at
 
-from . import services
+from . import notifications, services
 
 logger = logging.getLogger(__name__)
 
@@ -51,3 +51,9 @@ def schedule_near_reveals(now=None):
         if publish_at(reveal_round, deadline, round_id, now=now):
             scheduled.append(round_id)
     return scheduled
+
+
+@shared_task(name="submissions.send_reminders")
+def send_reminders():
+    """Every BACKSTOP_INTERVAL: deadline reminders now due (24 h and 1 h ahead, to who has not submitted)."""
+    return notifications.send_reminders()

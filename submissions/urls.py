@@ -1,6 +1,6 @@
-from django.urls import path
+from django.urls import path, re_path
 
-from . import views
+from . import calendar_views, views
 
 app_name = "submissions"
 
@@ -11,6 +11,11 @@ urlpatterns = [
     path("rounds/<int:round_id>/my-hand/versions/<int:version>/", views.receipt, name="receipt"),
     path("rounds/<int:round_id>/export/hands.bbcode", views.hands_bbcode, name="hands-bbcode"),
     path("hands/verify/", views.verify, name="verify"),
+    re_path(
+        r"^calendar/(?P<token>[A-Za-z0-9_-]{1,64})\.ics$",
+        calendar_views.personal_calendar,
+        name="personal-calendar",
+    ),
     path("moderate/rounds/<int:round_id>/hands/", views.review_hands, name="review"),
     path("moderate/rounds/<int:round_id>/hands/preview/", views.declare_not_playing, name="declare"),
     path("moderate/hands/<int:hand_id>/review/", views.review_action, name="review-action"),

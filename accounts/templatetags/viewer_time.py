@@ -28,3 +28,22 @@ def moment(value):
         local_text,
         format_date(utc, MOMENT_FORMAT),
     )
+
+
+FULL_FORMAT = "l j F Y, H:i:s"
+
+
+@register.filter
+def full_moment(value):
+    """Plain text for e-mails: the full time, seconds included, in the active zone (the recipient's while
+    their e-mail is rendered) and in UTC."""
+    if value is None:
+        return ""
+    local = timezone.localtime(value)
+    utc = value.astimezone(UTC)
+    text = f"{format_date(local, FULL_FORMAT)} {local.tzname()}"
+    if local.utcoffset() == utc.utcoffset() and local.tzname() in ("UTC", "GMT"):
+        return text
+    return f"{text} ({format_date(utc, 'H:i:s')} UTC)" if local.date() == utc.date() else (
+        f"{text} ({format_date(utc, FULL_FORMAT)} UTC)"
+    )

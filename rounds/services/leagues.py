@@ -434,3 +434,21 @@ def resync_banned_lists(*, actor, round_id, now):
     }
     log_action(round_, "round.banned_resynced", actor=actor, before=before, after=after)
     return round_
+
+
+# Following a league -----------------------------------------------------------------------------------------
+
+
+def follow_league(user, league_id):
+    """`user` follows the league: told when its rounds open, its deadlines in their calendar. Idempotent.
+    Returns the league; League.DoesNotExist when there is none."""
+    league = League.objects.get(pk=league_id)
+    league.followers.add(user)
+    return league
+
+
+def unfollow_league(user, league_id):
+    """`user` stops following the league (idempotent). Returns the league; League.DoesNotExist when none."""
+    league = League.objects.get(pk=league_id)
+    league.followers.remove(user)
+    return league

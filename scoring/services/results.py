@@ -294,6 +294,7 @@ def set_result(*, actor, match_id, points_a, points_b, note="", now=None):
         _decide(match, actor, points_a, points_b, note)
         refresh_match(match)
         _after_change(match, "match.result_set", actor, before, note=note)
+        notifications.result_set(match.pk)
     return match
 
 

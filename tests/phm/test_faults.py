@@ -77,6 +77,7 @@ def smtp_settings(port, **more):
         "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": port,
+        "SITE_URL": "https://phm.example",
         **more,
     }
 

@@ -46,6 +46,7 @@ VARIABLES = [
     "REDIS_URL",
     "REDIS_CACHE_URL",
     "EMAIL_BACKEND",
+    "SITE_URL",
     "DB_CONN_MAX_AGE",
 ]
 
@@ -89,6 +90,15 @@ def test_the_cache_can_have_a_redis_of_its_own():
     assert values["cache_location"] == "redis://cache.example/5"
 
 
+def test_refuses_to_send_real_mail_without_site_url_in_production():
+    result = load_settings(SECRET_KEY="s3cret", EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend")
+    assert result.returncode != 0
+    assert "SITE_URL is not set" in result.stderr
+    # Console or file mail, or development, need no address.
+    assert loaded(SECRET_KEY="s3cret")["debug"] is False
+    assert loaded(DEBUG="1", EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend")["debug"] is True
+
+
 def test_refuses_to_start_without_secret_key_when_debug_is_off():
     result = load_settings()
     assert result.returncode != 0
@@ -102,6 +112,7 @@ def test_database_url_redis_url_and_hosts_are_read():
         REDIS_URL="redis://cache.example:6379/2",
         ALLOWED_HOSTS="phm.example, www.phm.example ,",
         EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        SITE_URL="https://phm.example",
     )
     assert values["debug"] is False
     assert values["secret"] == "s3cret"

@@ -1,0 +1,22 @@
+"""My PHM: the home page of a logged-in person (issue 13). `phm.views.home` shows it to logged-in visitors
+and the marketing page to everyone else, at the same address."""
+
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+
+from submissions.selectors import player_display_name
+
+from . import selectors
+
+
+@never_cache  # the page shows the viewer's own hands and to-do list: no shared cache may keep it
+def my_phm(request):
+    now = timezone.now()
+    context = {
+        "display_name": player_display_name(request.user),
+        "mine": selectors.player_home(request.user, now),
+        "todo": selectors.moderator_home(request.user, now),
+        "mail_stale_minutes": int(selectors.MAIL_STALE_AFTER.total_seconds() // 60),
+    }
+    return render(request, "home/my_phm.html", context)

@@ -1,0 +1,126 @@
+"""API for a person's notifications and preferences (API.md v2). Only ever the caller's own."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError as ApiValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import inbox, preferences, unread
+
+DEFAULT_LIMIT, MAX_LIMIT = 50, 200
+
+
+class NotificationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    url = serializers.CharField()
+    created = serializers.DateTimeField(source="created_at")
+    read = serializers.SerializerMethodField()
+
+    def get_read(self, notification) -> bool:
+        return notification.read_at is not None
+
+
+class MarkReadSerializer(serializers.Serializer):
+    ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, max_length=500)
+    all = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, data):
+        if not data.get("all") and not data.get("ids"):
+            raise serializers.ValidationError({"ids": ['Send {"ids": [...]} or {"all": true}.']})
+        return data
+
+
+def _limit(request):
+    raw = request.query_params.get("limit", "")
+    if not raw:
+        return DEFAULT_LIMIT
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+        raise ApiValidationError({"limit": [f"A whole number from 1 to {MAX_LIMIT}."]})
+    return int(raw)
+
+
+LIST_REPLY = inline_serializer(
+    "NotificationList",
+    {"unread": serializers.IntegerField(), "results": NotificationSerializer(many=True)},
+)
+
+
+class NotificationsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses=LIST_REPLY,
+        parameters=[
+            OpenApiParameter("limit", int, description=f"At most this many (default {DEFAULT_LIMIT})."),
+            OpenApiParameter("unread", bool, description="Only unread ones."),
+        ],
+    )
+    def get(self, request):
+        """Your notifications, newest first, and how many are unread."""
+        notifications = inbox.for_user(request.user)
+        if request.query_params.get("unread") in ("1", "true"):
+            notifications = notifications.filter(read_at__isnull=True)
+        results = NotificationSerializer(notifications[: _limit(request)], many=True).data
+        return Response({"unread": unread.count(request.user.pk), "results": results})
+
+
+class MarkReadView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=MarkReadSerializer,
+        responses=inline_serializer(
+            "MarkReadReply", {"marked": serializers.IntegerField(), "unread": serializers.IntegerField()}
+        ),
+    )
+    def post(self, request):
+        """Mark some of your notifications (`ids`) or all of them (`all`) read."""
+        body = MarkReadSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        marked = inbox.mark_read(
+            request.user, ids=body.validated_data.get("ids"), everything=body.validated_data["all"]
+        )
+        return Response({"marked": marked, "unread": unread.count(request.user.pk)})
+
+
+def _preferences_reply(user, choices=None):
+    return {**(choices or preferences.choices_for(user)), "digest": preferences.digest_enabled(user)}
+
+
+PREFERENCES = inline_serializer(
+    "NotificationPreferences",
+    {
+        "digest": serializers.BooleanField(),
+        "round.opened": inline_serializer(
+            "KindChoice", {"email": serializers.BooleanField(), "site": serializers.BooleanField()}
+        ),
+    },
+)
+
+
+class PreferencesView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=PREFERENCES)
+    def get(self, request):
+        """Per kind of notification, whether it reaches you by e-mail and on the site; the daily digest."""
+        return Response(_preferences_reply(request.user))
+
+    @extend_schema(request=PREFERENCES, responses=PREFERENCES)
+    def put(self, request):
+        """Change some choices (the kinds you send; the others stay) and/or `digest`."""
+        if not isinstance(request.data, dict):
+            raise ApiValidationError(
+                {"preferences": ['Send an object such as {"round.opened": {"email": false}}.']}
+            )
+        data = dict(request.data)
+        digest = data.pop("digest", None)
+        try:
+            choices = preferences.update(request.user, data, digest=digest)
+        except preferences.PreferenceError as error:
+            raise ApiValidationError(error.errors) from error
+        return Response(_preferences_reply(request.user, choices))

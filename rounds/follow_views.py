@@ -1,0 +1,36 @@
+"""Following a league from its page (/leagues/<id>/): plain POST forms, then back to the page."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from .models import League
+from .services import leagues as league_services
+
+
+@login_required
+@require_POST
+def league_follow(request, league_id):
+    try:
+        league = league_services.follow_league(request.user, league_id)
+    except League.DoesNotExist:
+        raise Http404("No such league.") from None
+    messages.success(
+        request,
+        f"You follow {league.name}: you are told when its rounds open, and its deadlines are in your "
+        "calendar.",
+    )
+    return redirect("scoring:league", league.pk)
+
+
+@login_required
+@require_POST
+def league_unfollow(request, league_id):
+    try:
+        league = league_services.unfollow_league(request.user, league_id)
+    except League.DoesNotExist:
+        raise Http404("No such league.") from None
+    messages.success(request, f"You no longer follow {league.name}.")
+    return redirect("scoring:league", league.pk)

@@ -1,0 +1,151 @@
+"""What players are told about rounds before their reveal: a round opened (or a tie-break invitation), the
+deadline reminders 24 h and 1 h ahead to those who have not submitted, and a moderator's review of their hand.
+Written to the outbox inside the transaction of the change. A reminder goes only to the person it concerns, so
+it tells nobody anything about anyone else's hand."""
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.dispatch import receiver
+from django.urls import reverse
+from django.utils import timezone
+
+from outbox import services as outbox
+from outbox.services import Notice
+from rounds.models import Round, RoundState
+from rounds.signals import round_opened
+from rounds.summary import rules_summary_lines
+
+from .models import DeadlineReminder, Hand, HandsPreview
+
+LEADS = [(DeadlineReminder.Lead.HOUR, timedelta(hours=1)), (DeadlineReminder.Lead.DAY, timedelta(hours=24))]
+
+
+def league_audience(round_):
+    """Who hears about a round: the players of its league (a hand in any of its rounds) and its followers;
+    for a tie-break round only the players it names (5.3a)."""
+    users = get_user_model().objects.select_related("profile")
+    eligible = list(round_.eligible_players.values_list("pk", flat=True)) if round_.tiebreak else []
+    if eligible:
+        return list(users.filter(pk__in=eligible))
+    played = Hand.objects.filter(round__league_id=round_.league_id).values("player_id")
+    return list(users.filter(Q(pk__in=played) | Q(followed_leagues=round_.league_id)).distinct())
+
+
+def _round_context(round_):
+    return {"round": round_, "rules": rules_summary_lines(round_)}
+
+
+@receiver(round_opened, dispatch_uid="submissions.notify_round_opened")
+def notify_round_opened(sender, round_id, **kwargs):
+    round_ = Round.objects.select_related("league").get(pk=round_id)
+    tiebreak = round_.tiebreak and round_.eligible_players.exists()
+    path = reverse("submissions:my-hand", args=[round_id])
+    what = "You are invited to the tie-break round" if tiebreak else "New round open"
+    outbox.notify(
+        league_audience(round_),
+        kind="league.tiebreak" if tiebreak else "round.opened",
+        round_=round_,
+        build=lambda user: Notice(
+            text=f"{what} {round_.code} {round_.title}: submit your hand.",
+            path=path,
+            subject=f"[PHM] {what} {round_.code}: {round_.title}",
+            template="submissions/email/round_opened.txt",
+            context={**_round_context(round_), "tiebreak": tiebreak},
+            action_label="Submit your hand",
+        ),
+    )
+
+
+# Deadline reminders -----------------------------------------------------------------------------------------
+
+
+def rounds_to_remind(now, lead, shorter_lead=None):
+    """Open rounds whose `lead` reminder is due: the deadline is within `lead` (and not already within the
+    shorter lead, whose reminder then takes over), and the round was open before the reminder's moment (a
+    round opened 10 hours before its deadline gets no "24 hours left")."""
+    rounds = Round.objects.filter(
+        state=RoundState.OPEN, deadline__gt=now, deadline__lte=now + lead, opened_at__isnull=False
+    ).select_related("league")
+    if shorter_lead is not None:
+        rounds = rounds.filter(deadline__gt=now + shorter_lead)
+    return [round_ for round_ in rounds if round_.opened_at <= round_.deadline - lead]
+
+
+def not_submitted(round_):
+    """The round's audience less who has a hand in it and moderators who declared they will not play."""
+    entered = set(Hand.objects.filter(round=round_).values_list("player_id", flat=True))
+    entered |= set(HandsPreview.objects.filter(round=round_).values_list("moderator_id", flat=True))
+    return [user for user in league_audience(round_) if user.pk not in entered]
+
+
+def send_reminders(now=None):
+    """Remind who has not submitted, 24 h and 1 h before each deadline, once per player, round, lead and
+    deadline (a unique row decides, so two runs at once send one reminder). Returns how many were sent."""
+    now = now or timezone.now()
+    sent = 0
+    shorter = None
+    for lead, span in LEADS:
+        for round_ in rounds_to_remind(now, span, shorter):
+            sent += remind(round_, lead, now)
+        shorter = span
+    return sent
+
+
+def remind(round_, lead, now):
+    sent = 0
+    for user in not_submitted(round_):
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    DeadlineReminder.objects.create(
+                        round=round_, player=user, lead=lead, deadline=round_.deadline
+                    )
+            except IntegrityError:
+                continue  # already reminded (or being reminded by another run this instant)
+            if Hand.objects.filter(round=round_, player=user).exists():
+                continue  # submitted a moment ago
+            _send_reminder(round_, user, lead, now)
+            sent += 1
+    return sent
+
+
+def _send_reminder(round_, user, lead, now):
+    left = "1 hour" if lead == DeadlineReminder.Lead.HOUR else "24 hours"
+    outbox.notify(
+        [user],
+        kind="round.reminder",
+        round_=round_,
+        build=lambda person: Notice(
+            text=f"{left} left: you have no hand in {round_.code} {round_.title} yet.",
+            path=reverse("submissions:my-hand", args=[round_.pk]),
+            subject=f"[PHM] {left} left to submit a hand for {round_.code}",
+            template="submissions/email/reminder.txt",
+            context={**_round_context(round_), "left": left},
+            action_label="Submit your hand",
+        ),
+    )
+
+
+# A moderator's review ---------------------------------------------------------------------------------------
+
+
+def hand_reviewed(review, hand, round_):
+    """The player is told what the moderator did to their hand (flag, notice, rename, replace, disqualify)."""
+    action = review.get_action_display().lower()
+    outbox.notify(
+        [hand.player],
+        kind="hand.review",
+        round_=round_,
+        secret=True,
+        build=lambda user: Notice(
+            text=f"A moderator's note on your hand for {round_.code}: {action}.",
+            path=reverse("submissions:my-hand", args=[round_.pk]),
+            subject=f"[PHM] A moderator reviewed your hand for round {round_.code}",
+            template="submissions/email/review.txt",
+            context={"review": review, "hand": hand, "round": round_},
+            action_label="See your hand",
+        ),
+    )
