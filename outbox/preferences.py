@@ -120,14 +120,18 @@ def update(user, choices=None, digest=None):
 # Unsubscribe links ------------------------------------------------------------------------------------------
 
 
+def _signer():
+    return signing.Signer(salt=UNSUBSCRIBE_SALT)  # no timestamp: a link in an old e-mail keeps working
+
+
 def unsubscribe_token(user_id, kind_key):
-    return signing.dumps({"u": user_id, "k": kind_key}, salt=UNSUBSCRIBE_SALT, compress=True)
+    return _signer().sign_object({"u": user_id, "k": kind_key}, compress=True)
 
 
 def read_unsubscribe_token(token):
     """(user id, kind) of a genuine token, else None."""
     try:
-        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+        data = _signer().unsign_object(token)
     except signing.BadSignature:
         return None
     if not isinstance(data, dict) or data.get("k") not in BY_KEY or not isinstance(data.get("u"), int):
