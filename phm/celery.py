@@ -25,11 +25,21 @@ def limit_task_database_sessions(**kwargs):
 @signals.worker_ready.connect
 def run_the_backstops_at_once(**kwargs):
     """A worker that starts (after a crash, a deploy, Redis coming back) catches up now rather than one beat
-    interval later: due reveals, missing tables and stale tallies, pending mail, reminders and digests."""
+    interval later: due reveals, missing tables and stale tallies, pending mail and webhook posts, reminders
+    and digests."""
     from outbox.tasks import send_digests, send_pending
     from phm.tasks import publish
     from scoring.tasks import score_due_rounds
     from submissions.tasks import reveal_due_rounds, send_reminders
+    from webhooks.tasks import send_pending as send_pending_webhooks
 
-    for backstop in (reveal_due_rounds, score_due_rounds, send_pending, send_reminders, send_digests):
+    backstops = (
+        reveal_due_rounds,
+        score_due_rounds,
+        send_pending,
+        send_pending_webhooks,
+        send_reminders,
+        send_digests,
+    )
+    for backstop in backstops:
         publish(backstop)

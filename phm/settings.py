@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "submissions",
     "scoring",
     "outbox",
+    "webhooks",
     "home",
 ]
 
@@ -183,6 +184,8 @@ CELERY_BEAT_SCHEDULE = {
     "score-due-rounds": {"task": "scoring.score_due_rounds", "schedule": float(BACKSTOP_INTERVAL)},
     # Outbox messages still pending: queued while Redis was down, or waiting for a retry (outbox.tasks).
     "send-pending-messages": {"task": "outbox.send_pending", "schedule": float(BACKSTOP_INTERVAL)},
+    # League webhook posts still pending: queued while Redis was down, or due for a retry (webhooks.tasks).
+    "send-pending-webhooks": {"task": "webhooks.send_pending", "schedule": float(BACKSTOP_INTERVAL)},
     # Deadline reminders 24 h and 1 h ahead to players who have not submitted (submissions.reminders).
     "send-deadline-reminders": {"task": "submissions.send_reminders", "schedule": float(BACKSTOP_INTERVAL)},
     # Daily digests whose hour has come (outbox.digest).
@@ -243,6 +246,10 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "PHM Moderator <phm@localhost
 OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 12)
 OUTBOX_RETRY_DELAY = env_int("OUTBOX_RETRY_DELAY", 15)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# League webhooks (webhooks app): seconds a receiver may take to answer a POST (attempts and back-off are the
+# outbox's), and whether http:// to 127.0.0.1/localhost is accepted (never in production: only with DEBUG).
+WEBHOOK_TIMEOUT = 10
+WEBHOOK_ALLOW_LOCAL_HTTP = DEBUG
 # Where links in emails point, e.g. https://phm.example.org (empty: links are site-relative paths, fine only
 # while mail goes to the console or files: a production site sending real mail refuses to start without it).
 SITE_URL = env_str("SITE_URL", "")

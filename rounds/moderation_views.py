@@ -67,7 +67,14 @@ def dashboard(request):
     by_league = {league.pk: [] for league in leagues}
     for round_ in rounds:
         by_league[round_.league_id].append((round_, round_.state_at(now)))
-    rows = [(league, by_league[league.pk]) for league in leagues]
+    rows = [
+        (
+            league,
+            by_league[league.pk],
+            page_extensions.extra_links(page_extensions.LEAGUE_MODERATION_LINKS, request, league),
+        )
+        for league in leagues
+    ]
     return render(request, "rounds/moderate/dashboard.html", {"rows": rows})
 
 

@@ -64,6 +64,8 @@ ACTION_LABELS = {
     "round.card_withdrawn": "Accepted card withdrawn",
     "round.hands_previewed": "Moderator chose to see the hands (will not play)",
     "league.winners_declared": "Winners declared",
+    "league.webhook_added": "Webhook added",
+    "league.webhook_removed": "Webhook removed",
     "match.reported": "Result reported",
     "match.verified": "Result verified by another player",
     "match.result_set": "Result set by the moderator",

@@ -1,0 +1,148 @@
+"""API of a league's webhooks (API.md v2): list and add (`/api/leagues/{id}/webhooks/`), remove
+(`/api/webhooks/{id}/`), send a test message (`/api/webhooks/{id}/test/`). Moderators of the league only."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import ValidationError as ApiValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from phm.api import Conflict
+
+from . import selectors, services
+from .models import EVENTS, Webhook
+
+
+def _answer(error):
+    if isinstance(error, services.WebhookNotFound):
+        raise NotFound(str(error)) from error
+    if isinstance(error, services.WebhookForbidden):
+        raise PermissionDenied(str(error)) from error
+    if isinstance(error, services.WebhookInputError):
+        raise ApiValidationError(error.errors) from error
+    raise Conflict(str(error)) from error
+
+
+ERRORS = (
+    services.WebhookNotFound,
+    services.WebhookForbidden,
+    services.WebhookInputError,
+    services.WebhookConflict,
+)
+
+
+class DeliverySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    event = serializers.CharField()
+    state = serializers.ChoiceField(choices=["pending", "sent", "failed"])
+    status_code = serializers.IntegerField(source="last_status_code", allow_null=True)
+    attempts = serializers.IntegerField()
+    error = serializers.CharField(source="last_error")
+    created_at = serializers.DateTimeField()
+    last_attempt_at = serializers.DateTimeField(allow_null=True)
+    sent_at = serializers.DateTimeField(allow_null=True)
+
+
+class WebhookSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    league = serializers.IntegerField(source="league_id")
+    kind = serializers.ChoiceField(choices=Webhook.Kind.values)
+    url = serializers.CharField(
+        source="url_display", help_text="Its last path segment shortened (a Discord URL ends with its token)."
+    )
+    events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS))
+    secret_hint = serializers.CharField(help_text="The secret's last four characters (JSON webhooks).")
+    active = serializers.BooleanField()
+    created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
+    created_at = serializers.DateTimeField()
+    deliveries = DeliverySerializer(
+        source="last_deliveries", many=True, help_text="The last 10 deliveries, newest first."
+    )
+
+
+class WebhookCreatedSerializer(WebhookSerializer):
+    url = serializers.CharField()
+    secret = serializers.CharField(
+        help_text="The HMAC key of X-PHM-Signature, in full: shown in this answer only. Empty for Discord."
+    )
+
+
+class WebhookInputSerializer(serializers.Serializer):
+    url = serializers.CharField(max_length=2000, trim_whitespace=True)
+    kind = serializers.ChoiceField(choices=Webhook.Kind.values)
+    events = serializers.ListField(child=serializers.CharField(max_length=30), max_length=10)
+    secret = serializers.CharField(
+        required=False, allow_blank=True, max_length=200, help_text="JSON webhooks; generated when left out."
+    )
+
+
+class LeagueWebhooksView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="A league's webhooks",
+        description="Each with its last 10 deliveries (event, state, status code, attempts, times).",
+        responses=WebhookSerializer(many=True),
+    )
+    def get(self, request, league_id):
+        try:
+            league = services.league_for(request.user, league_id)
+        except ERRORS as error:
+            _answer(error)
+        return Response(WebhookSerializer(selectors.webhooks_of_league(league), many=True).data)
+
+    @extend_schema(
+        summary="Add a webhook to a league",
+        description=(
+            "Discord webhook URL or a generic JSON receiver (https; http only to 127.0.0.1/localhost when "
+            "DEBUG is on). A JSON webhook's secret is generated when not given and is returned in full only "
+            "in this answer."
+        ),
+        request=WebhookInputSerializer,
+        responses={201: WebhookCreatedSerializer},
+    )
+    def post(self, request, league_id):
+        try:
+            league = services.league_for(request.user, league_id)
+            incoming = WebhookInputSerializer(data=request.data)
+            incoming.is_valid(raise_exception=True)
+            webhook, secret = services.create_webhook(
+                actor=request.user, league=league, **incoming.validated_data
+            )
+        except ERRORS as error:
+            _answer(error)
+        webhook.last_deliveries = []
+        data = WebhookCreatedSerializer(webhook).data
+        data["secret"] = secret
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class WebhookView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Remove a webhook", responses={204: None})
+    def delete(self, request, webhook_id):
+        try:
+            services.delete_webhook(actor=request.user, webhook_id=webhook_id)
+        except ERRORS as error:
+            _answer(error)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WebhookTestView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Send a test message to a webhook",
+        request=None,
+        responses={202: DeliverySerializer},
+    )
+    def post(self, request, webhook_id):
+        try:
+            delivery = services.send_test(actor=request.user, webhook_id=webhook_id)
+        except ERRORS as error:
+            _answer(error)
+        delivery.refresh_from_db()  # sent already when the tasks run in this process
+        return Response(DeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)

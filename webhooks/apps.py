@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class WebhooksConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "webhooks"
+    verbose_name = "Webhooks"
+
+    def ready(self):
+        # The receivers of the domain signals (rounds opened, hands revealed, results final) and the link on
+        # the moderator's dashboard.
+        from . import moderator_pages, receivers  # noqa: F401

@@ -1,0 +1,317 @@
+"""Webhooks of a league: adding and removing them (moderators of the league, audited), writing deliveries in
+the transaction of the event that causes them, and sending them from workers with retries.
+
+Delivery holds the delivery's row lock (FOR UPDATE SKIP LOCKED) while it POSTs, as outbox.services.deliver
+does for mail: a retry and the backstop never both send it. A worker killed after the receiver accepted the
+POST and before the commit sends it again: at least once, never lost (X-PHM-Delivery tells a repeat).
+"""
+
+import hashlib
+import hmac
+import logging
+import time
+from datetime import timedelta
+from email.utils import parsedate_to_datetime
+
+import requests
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from outbox.services import MAX_RETRY_DELAY, retry_delay
+from rounds.models import League, Round
+from rounds.models.audit import log_action
+from rounds.services.leagues import can_manage_league
+
+from . import payloads
+from .models import Webhook, WebhookDelivery
+from .validation import WebhookInputError, clean_events, clean_kind, clean_secret, clean_url
+
+logger = logging.getLogger(__name__)
+
+MAX_WEBHOOKS_PER_LEAGUE = 10
+MAX_ERROR_LENGTH = 2000
+DELIVERY_BATCH = 200
+DELIVERY_TIME_BUDGET = 60  # seconds a backstop run may spend sending
+USER_AGENT = "PHM-Moderator-Webhooks/1"
+# Statuses worth another try: the receiver timed out, is rate limiting, or is failing on its side.
+RETRY_STATUSES = {408, 429}
+
+__all__ = ["WebhookInputError"]
+
+
+class WebhookNotFound(Exception):
+    pass
+
+
+class WebhookForbidden(Exception):
+    pass
+
+
+class WebhookConflict(Exception):
+    pass
+
+
+# Managing webhooks ------------------------------------------------------------------------------------------
+
+
+def _require_moderator(actor, league):
+    if not can_manage_league(actor, league):
+        raise WebhookForbidden("Only a moderator of this league can manage its webhooks.")
+
+
+def league_for(actor, league_id):
+    """The league if the actor moderates it: WebhookNotFound for an unknown one, WebhookForbidden else."""
+    league = League.objects.filter(pk=league_id).first()
+    if league is None:
+        raise WebhookNotFound("No such league.")
+    _require_moderator(actor, league)
+    return league
+
+
+def webhook_for(actor, webhook_id):
+    webhook = Webhook.objects.select_related("league").filter(pk=webhook_id).first()
+    if webhook is None:
+        raise WebhookNotFound("No such webhook.")
+    _require_moderator(actor, webhook.league)
+    return webhook
+
+
+def _described(webhook):
+    return {"webhook": webhook.pk, "kind": webhook.kind, "url": webhook.url_display, "events": webhook.events}
+
+
+def create_webhook(*, actor, league, url, kind, events, secret=None):
+    """A new webhook of the league. Returns (webhook, secret): the secret in full, for this once only."""
+    _require_moderator(actor, league)
+    errors = {}
+    cleaned = {}
+    for name, clean, value in (
+        ("url", clean_url, url),
+        ("kind", clean_kind, kind),
+        ("events", clean_events, events),
+    ):
+        try:
+            cleaned[name] = clean(value)
+        except WebhookInputError as error:
+            errors.update(error.errors)
+    if "kind" in cleaned:
+        try:
+            cleaned["secret"] = clean_secret(cleaned["kind"], secret)
+        except WebhookInputError as error:
+            errors.update(error.errors)
+    if errors:
+        raise WebhookInputError(errors)
+    with transaction.atomic():
+        League.objects.select_for_update().get(pk=league.pk)  # one count at a time
+        existing = Webhook.objects.filter(league=league)
+        if existing.count() >= MAX_WEBHOOKS_PER_LEAGUE:
+            raise WebhookConflict(
+                f"{league.name} already has {MAX_WEBHOOKS_PER_LEAGUE} webhooks; "
+                "remove one before adding another."
+            )
+        if existing.filter(url=cleaned["url"]).exists():
+            raise WebhookConflict(f"{league.name} already has a webhook with this URL.")
+        webhook = Webhook.objects.create(league=league, created_by=actor, **cleaned)
+        log_action(league, "league.webhook_added", actor=actor, after=_described(webhook))
+    return webhook, webhook.secret
+
+
+def delete_webhook(*, actor, webhook_id):
+    """Remove a webhook and its deliveries (pending ones are never sent); audited on the league."""
+    with transaction.atomic():
+        webhook = webhook_for(actor, webhook_id)
+        log_action(webhook.league, "league.webhook_removed", actor=actor, before=_described(webhook))
+        webhook.delete()
+
+
+def send_test(*, actor, webhook_id, now=None):
+    """Queue a harmless test message to the webhook; it is sent at once by a worker."""
+    with transaction.atomic():
+        webhook = webhook_for(actor, webhook_id)
+        delivery = WebhookDelivery.objects.create(
+            webhook=webhook, event="test", payload=payloads.build_test(webhook.kind, webhook.league, now)
+        )
+        send_after_commit([delivery.pk])
+    return delivery
+
+
+# Events -----------------------------------------------------------------------------------------------------
+
+
+def queue_event(event, round_id, now=None):
+    """One delivery per active webhook of the round's league subscribed to `event`, written in the caller's
+    transaction (the change that causes it) and published to the workers after its commit. A league
+    without webhooks costs two queries."""
+    round_ = Round.objects.select_related("league").filter(pk=round_id).first()
+    if round_ is None or round_.opened_at is None:
+        # Never opened on this site: a past round imported from the forum's archive is history, not news.
+        return []
+    hooks = [
+        hook
+        for hook in Webhook.objects.filter(league_id=round_.league_id, active=True)
+        if event in hook.events
+    ]
+    if not hooks:
+        return []
+    now = now or timezone.now()
+    data = payloads.event_data(event, round_)
+    bodies = {}
+    deliveries = []
+    for hook in hooks:
+        if hook.kind not in bodies:
+            bodies[hook.kind] = payloads.build(hook.kind, event, round_, data, now)
+        deliveries.append(WebhookDelivery(webhook=hook, event=event, round=round_, payload=bodies[hook.kind]))
+    WebhookDelivery.objects.bulk_create(deliveries)
+    send_after_commit([delivery.pk for delivery in deliveries])
+    return deliveries
+
+
+def send_after_commit(delivery_ids):
+    """One delivery task per row after the commit; if the broker is down the backstop sends them."""
+    from phm.tasks import publish
+
+    from .tasks import send_delivery
+
+    ids = list(delivery_ids)
+    transaction.on_commit(lambda: [publish(send_delivery, delivery_id) for delivery_id in ids], robust=True)
+
+
+# Delivery ---------------------------------------------------------------------------------------------------
+
+
+def signature(secret, timestamp, body):
+    """X-PHM-Signature: HMAC-SHA256 of "<timestamp>.<body>" with the webhook's secret, as hex."""
+    message = f"{timestamp}.".encode() + body
+    return "sha256=" + hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+
+
+def request_headers(delivery, body, moment):
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "X-PHM-Event": delivery.event,
+        "X-PHM-Delivery": str(delivery.pk),
+    }
+    if delivery.webhook.kind == Webhook.Kind.JSON:
+        timestamp = str(int(moment.timestamp()))
+        headers["X-PHM-Timestamp"] = timestamp
+        headers["X-PHM-Signature"] = signature(delivery.webhook.secret, timestamp, body)
+    return headers
+
+
+def _post(delivery, moment):
+    body = delivery.payload.encode("utf-8")
+    response = requests.post(
+        delivery.webhook.url,
+        data=body,
+        headers=request_headers(delivery, body, moment),
+        timeout=settings.WEBHOOK_TIMEOUT,
+        allow_redirects=False,  # a redirect could lead anywhere, a private address included
+        stream=True,  # the body of the answer is never read
+    )
+    response.close()
+    return response
+
+
+def retry_after(response, moment):
+    """Seconds a 429 asks to wait (Retry-After: seconds or an HTTP date), at most an hour; None if absent."""
+    value = (response.headers.get("Retry-After") or "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return min(int(value), MAX_RETRY_DELAY)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return min(max((when - moment).total_seconds(), 0), MAX_RETRY_DELAY)
+
+
+def deliver(delivery_id, *, now=None):
+    """Try to POST one delivery now. Returns "sent", "retry", "failed" or "skipped" (already sent, given up,
+    not due yet, or being sent by another worker this instant)."""
+    moment = now or timezone.now()
+    with transaction.atomic():
+        delivery = (
+            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("webhook")
+            .filter(pk=delivery_id, state=WebhookDelivery.State.PENDING, next_attempt_at__lte=moment)
+            .first()
+        )
+        if delivery is None:
+            return "skipped"
+        if not delivery.webhook.active:
+            return _finish(delivery, moment, "failed", error="The webhook is switched off.")
+        try:
+            response = _post(delivery, moment)
+        except requests.RequestException as error:
+            return _finish(delivery, moment, "retry", error=f"{type(error).__name__}: {error}")
+        status = response.status_code
+        if 200 <= status < 300:
+            return _finish(delivery, moment, "sent", status=status)
+        reason = f"HTTP {status} {response.reason or ''}".strip()
+        if status >= 500 or status in RETRY_STATUSES:
+            wait = retry_after(response, moment) if status == 429 else None
+            return _finish(delivery, moment, "retry", status=status, error=reason, wait=wait)
+        if 300 <= status < 400:
+            reason += " (redirects are not followed: give the final URL)"
+        return _finish(delivery, moment, "failed", status=status, error=reason)
+
+
+def _finish(delivery, moment, outcome, *, status=None, error="", wait=None):
+    delivery.attempts += 1
+    delivery.last_attempt_at = moment
+    delivery.last_status_code = status
+    delivery.last_error = error[:MAX_ERROR_LENGTH]
+    if outcome == "sent":
+        delivery.state, delivery.sent_at = WebhookDelivery.State.SENT, moment
+    elif outcome == "retry" and delivery.attempts < settings.OUTBOX_MAX_ATTEMPTS:
+        delay = retry_delay(delivery.attempts) if wait is None else wait
+        delivery.next_attempt_at = moment + timedelta(seconds=delay)
+        logger.warning("Webhook delivery %s not sent (attempt %s): %s", delivery.pk, delivery.attempts, error)
+    else:
+        outcome = "failed"
+        delivery.state = WebhookDelivery.State.FAILED
+        logger.error(
+            "Gave up on webhook delivery %s after %s attempts: %s", delivery.pk, delivery.attempts, error
+        )
+    delivery.save(
+        update_fields=[
+            "attempts",
+            "last_attempt_at",
+            "last_status_code",
+            "last_error",
+            "state",
+            "sent_at",
+            "next_attempt_at",
+        ]
+    )
+    return outcome
+
+
+def due_delivery_ids(now=None, limit=DELIVERY_BATCH):
+    return list(
+        WebhookDelivery.objects.filter(
+            state=WebhookDelivery.State.PENDING, next_attempt_at__lte=now or timezone.now()
+        )
+        .order_by("next_attempt_at", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def deliver_due(now=None, time_budget=DELIVERY_TIME_BUDGET, batch=DELIVERY_BATCH):
+    """Send what is due until the time is up. Unlike mail, one receiver that is down says nothing about the
+    others: a failure does not stop the run; a delivery left to retry is not due again within it."""
+    counts = {"sent": 0, "retry": 0, "failed": 0, "skipped": 0}
+    started = time.monotonic()
+    while True:
+        due = due_delivery_ids(now, limit=batch)
+        for delivery_id in due:
+            counts[deliver(delivery_id, now=now)] += 1
+            if time.monotonic() - started > time_budget:
+                return counts
+        if len(due) < batch:
+            return counts
