@@ -3,6 +3,8 @@ and payloads are for superusers only (a payload after the reveal is public, but 
 
 from django.contrib import admin
 
+from rounds.admin import ReadOnlyAdmin
+
 from .models import Webhook, WebhookDelivery
 
 
@@ -31,7 +33,7 @@ class WebhookAdmin(admin.ModelAdmin):
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(admin.ModelAdmin):
+class WebhookDeliveryAdmin(ReadOnlyAdmin):
     list_display = ["id", "webhook", "event", "round", "state", "last_status_code", "attempts", "created_at"]
     list_filter = ["state", "event"]
     list_select_related = ["webhook", "round__league"]
@@ -59,12 +61,3 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None):
         return request.user.is_superuser
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
