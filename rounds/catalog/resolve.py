@@ -98,6 +98,8 @@ class CatalogIndex:
         self.as_of = as_of
         # Card rows (id → Card) that rounds.legality fetched for this revision of the catalog.
         self.legality_rows = {}
+        # What card filters need of every card (rounds.cardquery.records), built on the first filter.
+        self.query_catalog = None
         self.cards = []
         self.exact = {}
         ranked = {}  # normalised key → (rank, card position): the best claim on a key wins

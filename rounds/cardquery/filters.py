@@ -1,0 +1,84 @@
+"""The entry points: compile a query once, test cards with it, search the catalog with it."""
+
+import functools
+import re
+from dataclasses import dataclass
+
+from .ast import Filter, Group, Not, walk
+from .compile import to_predicate, to_q
+from .errors import QuerySyntaxError
+from .parser import parse
+from .records import query_catalog
+
+# A known key right before an operator: the mark of a filter query even when the rest does not parse.
+_FILTER_MARK = re.compile(
+    r"(^|[\s(\-])(name|type|t|oracle|o|manavalue|mv|cmc|color|colour|c|identity|id|ci|rarity|r|set|s|edition|e"
+    r"|format|f|legal|banned|restricted|year|date|is|not)[:<>=!]",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class CardFilter:
+    query: str
+    ast: object
+    predicate: object  # CardRecord → bool
+    catalog: object
+
+    def matches(self, record):
+        return self.predicate(record)
+
+    def matches_card_id(self, card_id):
+        record = self.catalog.by_id.get(card_id)
+        return record is not None and self.predicate(record)
+
+    def q(self):
+        return to_q(self.ast, self.catalog)
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(query, catalog):
+    try:
+        ast = parse(query)
+        return CardFilter(query, ast, to_predicate(ast, catalog), catalog)
+    except QuerySyntaxError as error:
+        error.query = query
+        raise
+
+
+def compile_filter(query, catalog=None):
+    """A CardFilter for `query` over the current catalog; QuerySyntaxError (with `.query`) if it is wrong."""
+    return _compiled(query, catalog if catalog is not None else query_catalog())
+
+
+def filter_catalog(query, catalog=None):
+    """Every catalog record matching `query`, in catalog order."""
+    card_filter = compile_filter(query, catalog)
+    predicate = card_filter.predicate
+    return [record for record in card_filter.catalog.records if predicate(record)]
+
+
+def is_filter_query(text):
+    """Whether `text` uses the filter syntax (a `key:`/`key<op>` term, `-` negation or parentheses), rather
+    than being a plain card name, which the search keeps answering as before (autocomplete). Plain words,
+    `or` and quotes alone do not make a query: "Fight or Flight" is a card."""
+    try:
+        ast = parse(text)
+    except QuerySyntaxError:
+        return bool(_FILTER_MARK.search(text))
+    if ast is None:
+        return False
+    return any(
+        isinstance(node, Not | Group) or (isinstance(node, Filter) and not node.bare) for node in walk(ast)
+    )
+
+
+def search_cards_by_query(query, *, limit=50, offset=0):
+    """(cards, total): Card rows matching `query` by name, through the Django Q. Raises QuerySyntaxError."""
+    from rounds.models import Card
+
+    card_filter = compile_filter(query)
+    matching = Card.objects.filter(card_filter.q())
+    total = matching.count()
+    cards = list(matching.order_by("name", "id")[offset : offset + limit])
+    return cards, total
