@@ -2,16 +2,19 @@
 
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import services
+from .cardquery import QuerySyntaxError, is_filter_query, search_cards_by_query
 from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
 
 MAX_QUERY_LENGTH = 200
+QUERY_PAGE_SIZE = 50
+QUERY_MAX_LIMIT = 200
 
 
 def _mana_value(value):
@@ -101,16 +104,61 @@ class CardSearchView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        summary="Autocomplete card names",
+        summary="Autocomplete card names, or filter the catalog with a Scryfall-style query",
         description=(
-            f"Up to {AUTOCOMPLETE_LIMIT} cards whose name (or a face name) starts with, then contains, `q`."
+            f"A plain name: up to {AUTOCOMPLETE_LIMIT} cards whose name (or a face name) starts with, then "
+            'contains, `q` (a list). A query with filter syntax (`t:dragon mv<=3 -c:u`, `o:"draw a card"`, '
+            '`or`, parentheses): `{"results": [...], "total", "limit", "offset"}` sorted by name; '
+            '400 `{"detail", "position"}` (0-based) when it does not parse. Syntax: README, Card search.'
         ),
-        parameters=[OpenApiParameter("q", str, required=True, description="What has been typed so far.")],
+        parameters=[
+            OpenApiParameter("q", str, required=True, description="What has been typed so far, or a query."),
+            OpenApiParameter("limit", int, description=f"Results per page (default {QUERY_PAGE_SIZE})."),
+            OpenApiParameter("offset", int, description="Query results to skip."),
+        ],
         responses=CardSummarySerializer(many=True),
     )
     def get(self, request):
         query = _text_param(request, "q", required=True)
-        return Response([card_summary(card) for card in search_cards(query)])
+        if not is_filter_query(query):
+            return Response([card_summary(card) for card in search_cards(query)])
+        limit = _int_param(request, "limit", QUERY_PAGE_SIZE, 1, QUERY_MAX_LIMIT)
+        offset = _int_param(request, "offset", 0, 0, 10**6)
+        try:
+            cards, total = search_cards_by_query(query, limit=limit, offset=offset)
+        except QuerySyntaxError as error:
+            return Response(
+                {"detail": error.message, "position": error.position, "code": "query_syntax"},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return Response(
+            {
+                "results": [
+                    {
+                        **card_summary(card),
+                        "slug": card.slug,
+                        "url": reverse("rounds:card-detail", kwargs={"slug": card.slug}),
+                    }
+                    for card in cards
+                ],
+                "total": total,
+                "limit": limit,
+                "offset": offset,
+            }
+        )
+
+
+def _int_param(request, name, default, lowest, highest):
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError({name: ["A whole number."]}) from None
+    if not lowest <= value <= highest:
+        raise ValidationError({name: [f"From {lowest} to {highest}."]})
+    return value
 
 
 class CardResolveView(APIView):

@@ -6,6 +6,7 @@ from django.utils.dateformat import format as format_date
 
 from phm.text import bbcode_text
 
+from .card_rules import card_rule_lines
 from .legality import format_label
 from .markdown import markdown_to_bbcode
 from .models import LandRule
@@ -65,6 +66,7 @@ def announcement(round_, round_url):
         + (" and the Land Rule Banned List" if round_.land_rule != LandRule.NONE else "")
         + ")"
     )
+    parts += [f"[b]Card rule:[/b] {bbcode_text(line)}" for line in card_rule_lines(round_)]
     parts += [
         "",
         f"[b]Deadline:[/b] {deadline_utc_text(round_.deadline)}",

@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from .card_rules import rules_from_text, rules_to_text
 from .catalog.sources import CORE_FORMATS
 from .legality import format_label
 from .models import LandRule, League
@@ -79,6 +80,17 @@ class RoundForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "class": "font-monospace"}),
         help_text="One card per line (or Card / Card). Unknown names are refused with suggestions.",
     )
+    card_rules = forms.CharField(
+        required=False,
+        label="Card rules",
+        widget=forms.Textarea(attrs={"rows": 3, "class": "font-monospace"}),
+        help_text=(
+            "One card filter per line, in the card search syntax: every card must match it "
+            "(<code>t:dragon t:creature | Only Dragon creature cards</code>), or prefix counts "
+            '(<code>at most 1: o:"draw a card"</code>, <code>at least 1, at most 2: t:land</code>). '
+            "Text after “ | ” is the message players see. Fixed once the round is open."
+        ),
+    )
     format_rule = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 5}), help_text="The round's own rule. Markdown."
     )
@@ -102,6 +114,7 @@ class RoundForm(forms.Form):
         values.pop("league", None)
         values["extra_banned"] = split_card_names(values.get("extra_banned", ""))
         values["allowed_sets"] = [c for c in re.split(r"[\s,]+", values.get("allowed_sets", "")) if c]
+        values["card_rules"] = rules_from_text(values.get("card_rules", ""))
         return values
 
     @staticmethod
@@ -118,6 +131,7 @@ class RoundForm(forms.Form):
             "sanctioned_format": round_.sanctioned_format,
             "allowed_sets": ", ".join(round_.allowed_sets),
             "extra_banned": "\n".join(round_.extra_banned),
+            "card_rules": rules_to_text(round_.card_rules),
             "format_rule": round_.format_rule,
             "bonus_rule": round_.bonus_rule,
             "commentary": round_.commentary,

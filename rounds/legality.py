@@ -32,6 +32,8 @@ class HandRules:
     # The round's banned entries as taken when it opened: ((name, list key, category), …). None: judge by the
     # standing lists (a draft, or a list checked outside any round). Entries of list "round" are extra bans.
     banned_snapshot: tuple | None = None
+    # The round's card rules (rounds.card_rules): ((query, at_least, at_most, message), …).
+    card_rules: tuple = ()
 
     def validate(self):
         if self.hand_size is not None and not 1 <= self.hand_size <= 7:
@@ -151,6 +153,14 @@ def rules_for_round(round_, accepted_cards=None):
         allowed_sets=tuple(round_.allowed_sets) if round_.allowed_sets else None,
         accepted_cards=tuple(accepted_cards),
         banned_snapshot=snapshot,
+        card_rules=_card_rules_of(round_),
+    )
+
+
+def _card_rules_of(round_):
+    return tuple(
+        (rule["query"], rule.get("at_least"), rule.get("at_most"), rule.get("message") or "")
+        for rule in (round_.card_rules or ())
     )
 
 
@@ -266,6 +276,10 @@ def check_hand(card_inputs, rules=None):
                 f"this round needs exactly {rules.hand_size}.",
             )
         )
+    if rules.card_rules:
+        from .card_rules import check_card_rules
+
+        hand_problems += check_card_rules(verdicts, rules.card_rules, Problem)
     return HandVerdict(cards=verdicts, problems=hand_problems, rules=rules)
 
 

@@ -138,6 +138,7 @@ def round_edit(request, round_id):
     if round_.state == RoundState.OPEN:
         locked += sorted(
             {"hand_size", "land_rule", "life_rule", "backbuild", "sanctioned_format", "allowed_sets"}
+            | {"card_rules"}
         )
     form = RoundForm(
         request.POST or None,

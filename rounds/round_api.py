@@ -91,6 +91,11 @@ class RoundInputSerializer(serializers.Serializer):
     sanctioned_format = serializers.CharField(default=None, allow_null=True, allow_blank=True, max_length=20)
     allowed_sets = serializers.ListField(child=serializers.CharField(max_length=10), default=list)
     extra_banned = serializers.ListField(child=serializers.CharField(max_length=255), default=list)
+    card_rules = serializers.JSONField(
+        default=list,
+        help_text='[{"query": "t:dragon t:creature", "at_least"?, "at_most"?, "message"?}]: card filters '
+        "a hand must satisfy; without counts every card must match. Fixed once the round is open.",
+    )
     format_rule = serializers.CharField(default="", allow_blank=True)
     bonus_rule = serializers.CharField(default="", allow_blank=True)
     commentary = serializers.CharField(default="", allow_blank=True)

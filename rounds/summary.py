@@ -1,6 +1,7 @@
 """A round's rules in a few plain lines, for messages (e-mail, notifications, feeds, webhooks)."""
 
 from .bbcode import LAND_RULE_LINES, variant_lines
+from .card_rules import card_rule_lines
 from .models import LandRule
 
 FORMAT_RULE_CHARS = 500
@@ -13,6 +14,7 @@ def rules_summary_lines(round_):
         f"Land rule: {LAND_RULE_LINES[LandRule(round_.land_rule)]}",
         *variant_lines(round_),
         f"Additional banned: {' / '.join(extra) if extra else 'none'} (plus the PHM Banned List)",
+        *(f"Card rule: {line}" for line in card_rule_lines(round_)),
     ]
     format_rule = " ".join(round_.format_rule.split())
     if format_rule:

@@ -97,6 +97,12 @@ class Round(models.Model):
         default=list, blank=True, help_text="The round's additional banned cards."
     )
     format_rule = models.TextField(blank=True, help_text="The round's own rule, in Markdown.")
+    card_rules = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Card filters a hand must satisfy: [{"query", "at_least"?, "at_most"?, "message"?}]; '
+        "without counts every card must match (rounds.cardquery, rounds.card_rules).",
+    )
     tiebreak = models.BooleanField(
         default=False,
         help_text="Rule 5.3a: an extra round for the players tied for first; not counted in the standings.",

@@ -30,6 +30,7 @@ AUDITED_ROUND_FIELDS = [
     "sanctioned_format",
     "allowed_sets",
     "extra_banned",
+    "card_rules",
     "format_rule",
     "bonus_rule",
     "commentary",
@@ -187,6 +188,15 @@ def _clean_rules(values, errors):
             errors["extra_banned"] = problems
 
 
+def _clean_card_rules(values, errors):
+    from ..card_rules import clean_card_rules
+
+    if "card_rules" in values:
+        values["card_rules"], problems = clean_card_rules(values["card_rules"])
+        if problems:
+            errors["card_rules"] = problems
+
+
 def _clean_set_codes(codes, errors):
     from ..models import CardSet
 
@@ -290,6 +300,7 @@ def create_round(*, actor, league, now, open_now=False, **rules):
     rules.setdefault("title", "")
     rules.setdefault("hand_size", 5)
     _clean_rules(rules, errors)
+    _clean_card_rules(rules, errors)
     _check_deadline(rules.get("deadline"), now, errors)
     if errors:
         raise RoundInputError(errors)
@@ -318,6 +329,7 @@ def update_round(*, actor, round_id, now, changes):
     changes = dict(changes)
     errors = {}
     _clean_rules(changes, errors)
+    _clean_card_rules(changes, errors)
     if "deadline" in changes:
         _check_deadline(changes["deadline"], now, errors)
     if errors:
