@@ -4,12 +4,14 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 
 from . import page_extensions, services
+from .cardquery import QuerySyntaxError, caret_display, is_filter_query, search_cards_by_query
 from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
 from .catalog.sources import CORE_FORMATS
 from .legality import format_label
 from .models import Card, Printing
 
 MAX_QUERY_LENGTH = 200
+QUERY_PAGE_SIZE = 50
 
 
 def _query(request, name="q"):
@@ -17,20 +19,45 @@ def _query(request, name="q"):
 
 
 def card_search(request):
-    """Search page: autocomplete matches, and for a full name that did not match, the resolver's verdict."""
+    """Search page: for a plain name, autocomplete matches and, when none, the resolver's verdict; for a
+    filter query (`t:dragon mv<=3`), the matching cards a page at a time, or where the query is wrong."""
     query = _query(request).strip()
+    context = {"query": query, "catalog": services.latest_catalog_version(), "filter_query": False}
+    if query and is_filter_query(query):
+        context["filter_query"] = True
+        page = _page_number(request)
+        try:
+            results, total = search_cards_by_query(
+                query, limit=QUERY_PAGE_SIZE, offset=(page - 1) * QUERY_PAGE_SIZE
+            )
+        except QuerySyntaxError as error:
+            context.update(
+                results=[],
+                query_error=error.message,
+                query_error_position=error.position,
+                query_caret=caret_display(query, error.position),
+            )
+        else:
+            context.update(
+                results=results,
+                total=total,
+                page=page,
+                first=(page - 1) * QUERY_PAGE_SIZE + 1,
+                last=(page - 1) * QUERY_PAGE_SIZE + len(results),
+                has_next=page * QUERY_PAGE_SIZE < total,
+                has_previous=page > 1,
+            )
+        return render(request, "rounds/card_search.html", context)
     results = search_cards(query, limit=50) if query else []
-    resolution = resolve_name(query) if query and not results else None
-    return render(
-        request,
-        "rounds/card_search.html",
-        {
-            "query": query,
-            "results": results,
-            "resolution": resolution,
-            "catalog": services.latest_catalog_version(),
-        },
-    )
+    context.update(results=results, resolution=resolve_name(query) if query and not results else None)
+    return render(request, "rounds/card_search.html", context)
+
+
+def _page_number(request):
+    try:
+        return max(1, min(int(request.GET.get("page", "1")), 10_000))
+    except ValueError:
+        return 1
 
 
 def card_autocomplete(request):

@@ -129,6 +129,8 @@ def _syntax_error(error, query):
         expected = error.expected or set()
         if "RPAR" in expected and token.type == "$END":
             return QuerySyntaxError("A parenthesis is not closed: add “)”.", position, query)
+        if token.type == "RPAR" and query[:position].rstrip().endswith("("):
+            return QuerySyntaxError("Empty parentheses: put a filter inside.", position, query)
         if token.type == "RPAR":
             return QuerySyntaxError("“)” closes nothing.", position, query)
         if expected & {"WORD", "STRING"} and not expected & {"KEY", "NEG", "LPAR"}:
