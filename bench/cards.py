@@ -1,12 +1,15 @@
-"""Benchmark of card-name resolution and autocomplete over the full catalog.
+"""Benchmark of card-name resolution, autocomplete and card filters over the full catalog.
 
-    .venv/bin/python bench/cards.py [--lookups 3000] [--seed 7]
+    .venv/bin/python bench/cards.py [--lookups 3000] [--seed 7] [--filter-runs 40] [--hand-checks 1000]
 
 Uses the configured database (DATABASE_URL, else the SQLite file), migrating it first so the shipped
 snapshot is loaded. Prints names/second, p50/p99 per lookup for exact, normalised and typo'd names, the
 autocomplete p99, the memory of the index, and a plain dict lookup as the baseline.
 Targets (issue 3): exact/normalised within 10x the dict baseline; fuzzy p99 <= 5 ms;
 autocomplete p99 <= 20 ms.
+Card filters (issue 14): a compiled query over every catalog record against the same filter written by hand
+as a comprehension (target: within 3x), and check_hand of a 7-card hand under a round's card rules
+(target: p99 <= 5 ms).
 """
 
 import argparse
@@ -111,6 +114,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lookups", type=int, default=3000, help="names per category")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--filter-runs", type=int, default=40, help="full-catalog passes per filter")
+    parser.add_argument("--hand-checks", type=int, default=1000, help="check_hand calls per measure")
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -192,6 +197,119 @@ def main():
     )
     print(f"  fuzzy p99 {percentile(fuzzy_durations, 0.99) / 1000:.2f} ms (target <= 5 ms)")
     print(f"  autocomplete p99 {percentile(autocomplete_durations, 0.99) / 1000:.2f} ms (target <= 20 ms)")
+    bench_filters(index, args.filter_runs)
+    bench_card_rules(args.hand_checks)
+
+
+# Each query with the same filter written by hand over the records (CardRecord fields, lower-cased text).
+HAND_WRITTEN_FILTERS = [
+    (
+        "t:dragon t:creature",
+        lambda records: [
+            r for r in records if ("dragon" in r.type_lower or r.changeling) and "creature" in r.type_lower
+        ],
+    ),
+    (
+        "mv<=3 -c:u",
+        lambda records: [
+            r for r in records if r.mana_value is not None and r.mana_value <= 3 and "U" not in r.colors
+        ],
+    ),
+    (
+        "year<1995",
+        lambda records: [r for r in records if r.first_printed is not None and r.first_printed.year < 1995],
+    ),
+    (
+        'o:"draw a card" or t:goblin',
+        lambda records: [
+            r for r in records if "draw a card" in r.oracle_lower or "goblin" in r.type_lower or r.changeling
+        ],
+    ),
+    (
+        "f:pauper (c:r or c:g) mv>=2",
+        lambda records: [
+            r
+            for r in records
+            if r.legalities.get("pauper") in ("legal", "restricted")
+            and ("R" in r.colors or "G" in r.colors)
+            and r.mana_value is not None
+            and r.mana_value >= 2
+        ],
+    ),
+]
+
+
+def bench_filters(index, runs):
+    from rounds.cardquery import compile_filter
+    from rounds.cardquery.records import query_catalog
+
+    started = time.perf_counter()
+    catalog = query_catalog(index)
+    print(f"Card filters: records for {len(catalog):,} cards built in {time.perf_counter() - started:.2f} s")
+    records = catalog.records
+    worst = 0.0
+    for query, by_hand in HAND_WRITTEN_FILTERS:
+        predicate = compile_filter(query, catalog).predicate
+
+        def compiled(records=records, predicate=predicate):
+            return [record for record in records if predicate(record)]
+
+        assert [r.id for r in compiled()] == [r.id for r in by_hand(records)], query
+        compiled_ms = [duration / 1000 for duration in time_each(lambda _: compiled(), range(runs))]
+        by_hand_ms = [duration / 1000 for duration in time_each(by_hand, [records] * runs)]
+        ratio = statistics.median(compiled_ms) / statistics.median(by_hand_ms)
+        worst = max(worst, ratio)
+        print(
+            f"  {query:<30} {len(compiled()):>6,} cards  compiled p50 {percentile(compiled_ms, 0.5):6.2f} ms "
+            f"p99 {percentile(compiled_ms, 0.99):6.2f} ms | by hand "
+            f"p50 {percentile(by_hand_ms, 0.5):6.2f} ms "
+            f"p99 {percentile(by_hand_ms, 0.99):6.2f} ms | {ratio:4.2f}x"
+        )
+    print(f"  worst ratio compiled / by hand (p50): {worst:.2f}x (target <= 3x)")
+
+
+def bench_card_rules(checks):
+    from rounds.legality import HandRules, check_hand
+    from rounds.models import BannedCard
+
+    snapshot = tuple(
+        (entry.card_name, entry.banned_list.key, entry.category)
+        for entry in BannedCard.objects.select_related("banned_list")
+    )
+    hand = [
+        "Shivan Dragon",
+        "Mirror Entity",
+        "Lightning Bolt",
+        "Ancestral Recall",
+        "Island",
+        "Brainstorm",
+        "Forest",
+    ]
+    plain = HandRules(hand_size=7, banned_snapshot=snapshot)
+    with_rules = HandRules(
+        hand_size=7,
+        banned_snapshot=snapshot,
+        card_rules=(
+            ("t:dragon t:creature or t:land", None, None, "Only Dragon creature cards"),
+            ("mv<=3", None, None, ""),
+            ("-c:u", None, None, ""),
+            ("year<1995", None, None, ""),
+            ('o:"draw"', None, 1, ""),
+            ("t:land", 1, 2, ""),
+        ),
+    )
+    check_hand(hand, with_rules)  # warm: the Card rows memo, the compiled filters
+    plain_ms = [d / 1000 for d in time_each(lambda _: check_hand(hand, plain), range(checks))]
+    rules_ms = [d / 1000 for d in time_each(lambda _: check_hand(hand, with_rules), range(checks))]
+    verdict = check_hand(hand, with_rules)
+    problems = sum(len(card.problems) for card in verdict.cards) + len(verdict.problems)
+    print(f"check_hand of a 7-card hand ({problems} problems found under 6 card rules), {checks} checks:")
+    for label, durations in (("without card rules", plain_ms), ("with 6 card rules", rules_ms)):
+        print(
+            f"  {label:<20} p50 {percentile(durations, 0.5):6.3f} ms   "
+            f"p99 {percentile(durations, 0.99):6.3f} ms"
+        )
+    print(f"  card rules p99 {percentile(rules_ms, 0.99):.2f} ms (target <= 5 ms)")
 
 
 if __name__ == "__main__":

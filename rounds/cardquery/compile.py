@@ -9,7 +9,7 @@ from django.db.models import Q
 
 from .ast import And, Filter, Group, Not, Or
 from .records import CHANGELING_TEXT, COLOR_SYMBOL_PATTERNS, COLORS, DEVOID_TEXT
-from .semantics import COMPARE, FRONT_PATTERNS, LAYOUTS, color_sets_where, colors_match, prepare
+from .semantics import COMPARE, FRONT_PATTERNS, LAYOUTS, color_sets_where, prepare
 
 _FRONT_RES = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in FRONT_PATTERNS.items()}
 
@@ -64,10 +64,17 @@ def _test_predicate(test):
     if kind == "mv":
         compare = COMPARE[op]
         return lambda record: record.mana_value is not None and compare(record.mana_value, arg)
-    if kind in ("color", "color_count"):
-        return lambda record: colors_match(test, record.colors)
-    if kind in ("identity", "identity_count"):
-        return lambda record: colors_match(test, record.identity)
+    if kind in ("color_count", "identity_count"):
+        compare, field = COMPARE[op], kind.removesuffix("_count")
+        if field == "color":
+            return lambda record: compare(len(record.colors), arg)
+        return lambda record: compare(len(record.identity), arg)
+    if kind in ("color", "identity"):
+        # Same comparison as semantics.colors_match, inlined: a live check runs it per card.
+        compare = COMPARE[op]
+        if kind == "color":
+            return lambda record: compare(record.colors, arg)
+        return lambda record: compare(record.identity, arg)
     if kind == "set":
         return lambda record: arg in record.sets
     if kind == "legality":
