@@ -68,7 +68,10 @@ def card_autocomplete(request):
         "rounds/_card_autocomplete.html",
         {
             "query": query,
-            "results": search_cards(query, limit=min(AUTOCOMPLETE_LIMIT, 10)) if query.strip() else [],
+            # A filter query is answered by the search itself, not by name suggestions.
+            "results": search_cards(query, limit=min(AUTOCOMPLETE_LIMIT, 10))
+            if query.strip() and not is_filter_query(query)
+            else [],
         },
     )
 

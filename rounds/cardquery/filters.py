@@ -1,6 +1,5 @@
 """The entry points: compile a query once, test cards with it, search the catalog with it."""
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -36,19 +35,27 @@ class CardFilter:
         return to_q(self.ast, self.catalog)
 
 
-@functools.lru_cache(maxsize=256)
-def _compiled(query, catalog):
-    try:
-        ast = parse(query)
-        return CardFilter(query, ast, to_predicate(ast, catalog), catalog)
-    except QuerySyntaxError as error:
-        error.query = query
-        raise
+COMPILED_PER_CATALOG = 512
 
 
 def compile_filter(query, catalog=None):
-    """A CardFilter for `query` over the current catalog; QuerySyntaxError (with `.query`) if it is wrong."""
-    return _compiled(query, catalog if catalog is not None else query_catalog())
+    """A CardFilter for `query` over the current catalog; QuerySyntaxError (with `.query`) if it is wrong.
+
+    Compiled filters are remembered with the catalog records, so they go when the catalog changes."""
+    catalog = catalog if catalog is not None else query_catalog()
+    compiled = catalog.compiled.get(query)
+    if compiled is not None:
+        return compiled
+    try:
+        ast = parse(query)
+        compiled = CardFilter(query, ast, to_predicate(ast, catalog), catalog)
+    except QuerySyntaxError as error:
+        error.query = query
+        raise
+    if len(catalog.compiled) >= COMPILED_PER_CATALOG:
+        catalog.compiled.clear()
+    catalog.compiled[query] = compiled
+    return compiled
 
 
 def filter_catalog(query, catalog=None):

@@ -143,11 +143,15 @@ def _syntax_error(error, query):
     return QuerySyntaxError("The query could not be read.", 0, query)
 
 
-@functools.lru_cache(maxsize=512)
 def parse(query):
     """The AST of `query`, or None for an empty query. Raises QuerySyntaxError, nothing else."""
     if not isinstance(query, str):
         raise QuerySyntaxError("A query is text.", 0, "")
+    return _parse_text(query)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_text(query):
     if len(query) > MAX_QUERY_LENGTH:
         raise QuerySyntaxError(f"A query has at most {MAX_QUERY_LENGTH} characters.", MAX_QUERY_LENGTH, query)
     if "\x00" in query:

@@ -92,6 +92,7 @@ class QueryCatalog:
         self.creature_types = frozenset(_creature_types(records))
         self.formats = frozenset(key for record in records for key in record.legalities)
         self.set_codes = frozenset(code for record in records for code in record.sets)
+        self.compiled = {}  # query → CardFilter (rounds.cardquery.filters.compile_filter)
 
     def __len__(self):
         return len(self.records)

@@ -15,7 +15,7 @@ QUERY_ALPHABET = st.sampled_from(list("abcdtomvcidfsrey:<>=!-() \"'/\\|.,0123456
 @given(st.text(max_size=80) | st.text(QUERY_ALPHABET, max_size=80))
 def test_parser_never_crashes_on_arbitrary_text(text):
     try:
-        parse.__wrapped__(text)
+        parse(text)
     except QuerySyntaxError as error:
         assert 0 <= error.position <= len(text)
         assert error.message
@@ -27,7 +27,7 @@ def test_parser_never_crashes_on_arbitrary_text(text):
 def test_deep_nesting_is_a_syntax_error_not_a_recursion_error(depth):
     for text in ("(" * depth + "a" + ")" * depth, "-" * depth + "a", "- " * depth + "a"):
         with pytest.raises(QuerySyntaxError):
-            parse.__wrapped__(text)
+            parse(text)
 
 
 def test_filters_words_negation_or_and_groups():
@@ -110,3 +110,9 @@ def test_empty_query_is_none():
 )
 def test_plain_names_are_not_filter_queries(text, is_query):
     assert is_filter_query(text) is is_query
+
+
+@pytest.mark.parametrize("value", [None, 3, ["t:dragon"], {"q": 1}])
+def test_non_text_is_a_syntax_error(value):
+    with pytest.raises(QuerySyntaxError):
+        parse(value)

@@ -70,3 +70,8 @@ def test_search_page_shows_the_error_and_position_under_the_box(client, catalog_
 def test_search_page_plain_name_unchanged(client, catalog_index):
     page = client.get("/cards/", {"q": "Shivan"}).content.decode()
     assert "Shivan Dragon" in page and 'id="query-total"' not in page
+
+
+def test_autocomplete_stays_quiet_for_a_query(client, catalog_index):
+    assert "Shivan Dragon" in client.get("/cards/autocomplete/", {"q": "shivan"}).content.decode()
+    assert "Shivan Dragon" not in client.get("/cards/autocomplete/", {"q": "t:shivan"}).content.decode()
