@@ -4,6 +4,7 @@ import re
 from dataclasses import dataclass
 
 from .ast import Filter, Group, Not, walk
+from .codegen import compile_source
 from .compile import to_predicate, to_q
 from .errors import QuerySyntaxError
 from .parser import parse
@@ -23,6 +24,7 @@ class CardFilter:
     ast: object
     predicate: object  # CardRecord → bool
     catalog: object
+    select: object = None  # [CardRecord] → the matching ones (a generated comprehension)
 
     def matches(self, record):
         return self.predicate(record)
@@ -48,7 +50,12 @@ def compile_filter(query, catalog=None):
         return compiled
     try:
         ast = parse(query)
-        compiled = CardFilter(query, ast, to_predicate(ast, catalog), catalog)
+        generated = compile_source(ast, catalog)
+        if generated is None:  # too deep for Python's compiler: the closures do the same, more slowly
+            predicate = to_predicate(ast, catalog)
+            compiled = CardFilter(query, ast, predicate, catalog, _selector(predicate))
+        else:
+            compiled = CardFilter(query, ast, generated[0], catalog, generated[1])
     except QuerySyntaxError as error:
         error.query = query
         raise
@@ -58,11 +65,14 @@ def compile_filter(query, catalog=None):
     return compiled
 
 
+def _selector(predicate):
+    return lambda records: [record for record in records if predicate(record)]
+
+
 def filter_catalog(query, catalog=None):
     """Every catalog record matching `query`, in catalog order."""
     card_filter = compile_filter(query, catalog)
-    predicate = card_filter.predicate
-    return [record for record in card_filter.catalog.records if predicate(record)]
+    return card_filter.select(card_filter.catalog.records)
 
 
 def is_filter_query(text):

@@ -147,3 +147,32 @@ def test_values_the_catalog_cannot_answer_are_errors_with_a_position(catalog_ind
     assert caught.value.position == position
     assert words in caught.value.message
     assert caught.value.query == query
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(query=queries, seed=st.integers(0, 10**6))
+def test_generated_code_and_closures_agree(catalog, query, seed):
+    from rounds.cardquery import parse
+    from rounds.cardquery.compile import to_predicate
+
+    records = sample(catalog, seed, size=300)
+    card_filter = compile_filter(query, catalog)
+    closures = to_predicate(parse(query), catalog)
+    assert [r.id for r in records if closures(r)] == [r.id for r in card_filter.select(records)]
+    assert [r.id for r in records if closures(r)] == [r.id for r in records if card_filter.predicate(r)]
+
+
+def test_a_query_too_deep_for_generated_code_still_works(catalog, monkeypatch):
+    from rounds.cardquery import codegen
+
+    def refuse(*args):
+        raise SyntaxError("too many nested parentheses")
+
+    monkeypatch.setattr(codegen, "compile", refuse, raising=False)
+    query = "-(" * 20 + "t:dragon" + ")" * 20 + " t:creature"
+    assert {r.name for r in filter_catalog(query, catalog)} >= {"Shivan Dragon", "Mirror Entity"}
+
+
+def test_deepest_accepted_query_compiles(catalog):
+    query = "(-" * 40 + "t:dragon" + ")" * 40
+    assert {r.name for r in filter_catalog(query, catalog)} >= {"Shivan Dragon"}
