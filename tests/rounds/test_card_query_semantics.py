@@ -176,3 +176,28 @@ def test_a_query_too_deep_for_generated_code_still_works(catalog, monkeypatch):
 def test_deepest_accepted_query_compiles(catalog):
     query = "(-" * 40 + "t:dragon" + ")" * 40
     assert {r.name for r in filter_catalog(query, catalog)} >= {"Shivan Dragon"}
+
+
+KEYS = ["name", "t", "o", "mv", "cmc", "c", "id", "r", "s", "f", "banned", "restricted", "year", "date", "is", "not"]
+OPERATORS = [":", "=", "!=", "<", "<=", ">", ">="]
+VALUES = st.one_of(
+    st.sampled_from(["3", "-1", "1e999", "nan", "1_000", "ub", "wubrgx", "c", "m", "blue", "2", "lea", "zzz",
+                     "vintage", "chess", "1995", "1995-02-30", "0000-01-01", "split", "dfc", '"a b"', "dragon"]),
+    st.text(st.characters(blacklist_categories=["Cs", "Cc"]), min_size=1, max_size=8).filter(
+        lambda text: not set(text) & set(' ()"-')
+    ),
+)  # fmt: skip
+terms = st.builds(lambda key, op, value: f"{key}{op}{value}", st.sampled_from(KEYS), st.sampled_from(OPERATORS), VALUES)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(terms, min_size=1, max_size=3), st.sampled_from([" ", " or ", " -"]))
+def test_compiling_any_filter_gives_a_filter_or_a_syntax_error(catalog, parts, joiner):
+    query = joiner.join(parts)
+    try:
+        card_filter = compile_filter(query, catalog)
+    except QuerySyntaxError as error:
+        assert 0 <= error.position <= len(query)
+        return
+    card_filter.predicate(catalog.records[0])
+    card_filter.q()  # builds without error
