@@ -178,7 +178,7 @@ def test_deepest_accepted_query_compiles(catalog):
     assert {r.name for r in filter_catalog(query, catalog)} >= {"Shivan Dragon"}
 
 
-KEYS = ["name", "t", "o", "mv", "cmc", "c", "id", "r", "s", "f", "banned", "restricted", "year", "date", "is", "not"]
+KEYS = ["name", "t", "o", "mv", "cmc", "c", "id", "r", "s", "f", "banned", "restricted", "year", "date", "is", "not"]  # fmt: skip
 OPERATORS = [":", "=", "!=", "<", "<=", ">", ">="]
 VALUES = st.one_of(
     st.sampled_from(["3", "-1", "1e999", "nan", "1_000", "ub", "wubrgx", "c", "m", "blue", "2", "lea", "zzz",
@@ -187,7 +187,9 @@ VALUES = st.one_of(
         lambda text: not set(text) & set(' ()"-')
     ),
 )  # fmt: skip
-terms = st.builds(lambda key, op, value: f"{key}{op}{value}", st.sampled_from(KEYS), st.sampled_from(OPERATORS), VALUES)
+terms = st.builds(
+    lambda key, op, value: f"{key}{op}{value}", st.sampled_from(KEYS), st.sampled_from(OPERATORS), VALUES
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
