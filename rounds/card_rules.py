@@ -169,6 +169,23 @@ def rules_from_text(text):
     return rules
 
 
+_COUNT_START = re.compile(r"^\s*at\s+(least|most)\b", re.IGNORECASE)
+
+
+def text_line_problems(text):
+    """Lines that start like a count but are not one ("at most 1 o:draw" lacks its colon): as typed, they
+    would be a name search no card matches."""
+    problems = []
+    for number, line in enumerate((text or "").splitlines(), start=1):
+        match = _LINE.match(line)
+        if _COUNT_START.match(line) and match["least"] is None and match["most"] is None:
+            problems.append(
+                f"Line {number}: write the count with a colon, e.g. “at most 1: o:draw” or "
+                "“at least 1, at most 2: t:land”."
+            )
+    return problems
+
+
 def rules_to_text(rules):
     lines = []
     for rule in rules or []:

@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
-from .card_rules import rules_from_text, rules_to_text
+from .card_rules import rules_from_text, rules_to_text, text_line_problems
 from .catalog.sources import CORE_FORMATS
 from .legality import format_label
 from .models import LandRule, League
@@ -107,6 +107,13 @@ class RoundForm(forms.Form):
         for name in locked_fields:
             self.fields[name].disabled = True
             self.fields[name].help_text = "Fixed once the round is open."
+
+    def clean_card_rules(self):
+        text = self.cleaned_data.get("card_rules", "")
+        problems = text_line_problems(text)
+        if problems:
+            raise forms.ValidationError(problems)
+        return text
 
     def rule_values(self):
         """The cleaned values in the shape the round services take."""

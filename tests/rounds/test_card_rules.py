@@ -253,3 +253,19 @@ def test_round_form_shows_the_parse_error_at_the_field(client, moderator, league
     ]
     edit = client.get(f"/moderate/rounds/{round_.pk}/edit/").content.decode()
     assert "t:dragon | Dragons\nat most 1: mv&lt;=3" in edit
+
+
+def test_round_form_refuses_a_count_without_its_colon(client, moderator, league, catalog_index):
+    client.force_login(moderator)
+    deadline = timezone.localtime(timezone.now() + timedelta(days=4)).strftime("%Y-%m-%dT%H:%M")
+    form = {
+        "league": league.pk,
+        "title": "Dragons",
+        "hand_size": "3",
+        "deadline": deadline,
+        "land_rule": "none",
+    }
+    response = client.post("/moderate/rounds/new/", {**form, "card_rules": "t:dragon\nat most 1 o:draw"})
+    assert response.status_code == 200
+    assert "Line 2: write the count with a colon" in response.content.decode()
+    assert not Round.objects.exists()
