@@ -10,6 +10,7 @@ from .models import (
     BannedListChange,
     Card,
     CardFace,
+    CardLegalityChange,
     CardSet,
     CatalogVersion,
     League,
@@ -162,6 +163,17 @@ class CardFaceInline(admin.TabularInline):
     can_delete = False
 
 
+class LegalityChangeInline(admin.TabularInline):
+    model = CardLegalityChange
+    fields = ["effective_at", "format", "before", "after", "catalog_version"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 class PrintingInline(admin.TabularInline):
     model = Printing
     fields = ["card_set"]
@@ -177,7 +189,7 @@ class CardAdmin(ReadOnlyAdmin):
     list_display = ["name", "type_line", "mana_value", "layout", "data_quality", "first_printed"]
     list_filter = ["data_quality", "layout", "paper"]
     search_fields = ["name", "oracle_name", "normalized_name"]
-    inlines = [CardFaceInline, PrintingInline]
+    inlines = [CardFaceInline, PrintingInline, LegalityChangeInline]
 
 
 @admin.register(CardSet)

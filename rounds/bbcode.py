@@ -7,7 +7,7 @@ from django.utils.dateformat import format as format_date
 from phm.text import bbcode_text
 
 from .card_rules import card_rule_lines
-from .legality import format_label
+from .legality import format_label, format_rule_text
 from .markdown import markdown_to_bbcode
 from .models import LandRule
 from .services.leagues import effective_banned_entries
@@ -26,7 +26,7 @@ def variant_lines(round_):
     if round_.sanctioned_format:
         lines.append(
             f"Sanctioned format (7.4): {format_label(round_.sanctioned_format)}"
-            " — only cards from sets legal in it"
+            f" — {format_rule_text(round_.sanctioned_format)}"
         )
     if round_.allowed_sets:
         lines.append(f"Allowed sets: {', '.join(round_.allowed_sets)}")

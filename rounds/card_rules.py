@@ -221,11 +221,10 @@ def check_card_rules(verdicts, card_rules, problem_class):
             continue
         matching = []
         for verdict in verdicts:
-            if verdict.accepted:
-                matching.append(verdict)  # accepted for the round by a moderator: see the module docstring
-                continue
             if verdict.card is None:
-                continue  # already refused as unknown
+                if verdict.accepted:  # not in the catalog, accepted by a moderator: see the module docstring
+                    matching.append(verdict)
+                continue  # otherwise already refused as unknown
             if card_filter.matches_card_id(verdict.card.id):
                 matching.append(verdict)
             elif rule.every_card:

@@ -69,7 +69,10 @@ class RoundForm(forms.Form):
         help_text="The specified hands, as forum text.",
     )
     sanctioned_format = forms.ChoiceField(
-        choices=FORMAT_CHOICES, required=False, label="Sanctioned format (7.4)"
+        choices=FORMAT_CHOICES,
+        required=False,
+        label="Sanctioned format (7.4)",
+        help_text="Only cards from sets legal in the format (Pauper: cards printed at common in them).",
     )
     allowed_sets = forms.CharField(
         required=False, help_text='Set codes, comma-separated (e.g. "ISD, DKA"). Empty: any set.'

@@ -4,13 +4,17 @@
 round's hand size); forms, the API, review pages and `manage.py check_hand` all call it. It costs at most
 four queries whatever the hand: banned lists, cards, printings (only with allowed sets) and the format check;
 the cards' rows are remembered with the catalog index, so the cards query is usually skipped.
-A round is judged by `rules_for_round`, against the banned lists as they were when it opened (rule 2.1a).
+A round is judged by `rules_for_round`, against the banned lists as they were when it opened (rule 2.1a), and
+against the catalog's legalities as they were then (`catalog.history`: no query unless the catalog changed
+since).
 """
 
+import datetime
 from dataclasses import dataclass, field
 
 from django.utils.formats import date_format
 
+from .catalog import history
 from .catalog.names import normalize_name
 from .catalog.resolve import Resolution, Status, get_index, resolve_name
 from .catalog.sources import CORE_FORMATS
@@ -28,10 +32,14 @@ class HandRules:
     sanctioned_format: str | None = None  # rule 7.4, e.g. "modern"
     extra_banned: tuple = ()  # the round's additional banned cards, by name
     allowed_sets: tuple | None = None  # set codes; None: any set
-    accepted_cards: tuple = ()  # names a moderator accepted although the catalog lacks them
+    # Names a moderator accepted (rule 3.2a): cards the catalog lacks, or catalog cards not yet Vintage-legal.
+    accepted_cards: tuple = ()
     # The round's banned entries as taken when it opened: ((name, list key, category), …). None: judge by the
     # standing lists (a draft, or a list checked outside any round). Entries of list "round" are extra bans.
     banned_snapshot: tuple | None = None
+    # Rule 2.1a: judge the catalog's legalities as they were at this moment (an opened round's opening).
+    # None: as they are now (a draft, or a list checked outside any round).
+    legal_as_of: datetime.datetime | None = None
     # The round's card rules (rounds.card_rules): ((query, at_least, at_most, message), …).
     card_rules: tuple = ()
 
@@ -96,6 +104,22 @@ def format_label(format_key):
     return format_key.replace("_", " ").title()
 
 
+# Rule 7.4a admits "cards contained in sets legal in the named format"; Pauper admits a card by its rarity
+# instead: printed at common in a set legal in Pauper.
+_FORMAT_RULE_TEXTS = {"pauper": "only cards printed at common in a set legal in it"}
+_FORMAT_NOT_LEGAL_TEXTS = {"pauper": "{card} has never been printed at common in a set legal in Pauper"}
+
+
+def format_rule_text(format_key):
+    """What rule 7.4 admits in the format, for the round's variant line."""
+    return _FORMAT_RULE_TEXTS.get(format_key, "only cards from sets legal in it")
+
+
+def format_not_legal_message(card_name, format_key):
+    text = _FORMAT_NOT_LEGAL_TEXTS.get(format_key, "{card} is not from a set legal in {format}")
+    return text.format(card=card_name, format=format_label(format_key)) + " (rule 7.4)."
+
+
 def known_format(format_key):
     return format_key in CORE_FORMATS or Card.objects.filter(legalities__has_key=format_key).exists()
 
@@ -153,6 +177,7 @@ def rules_for_round(round_, accepted_cards=None):
         allowed_sets=tuple(round_.allowed_sets) if round_.allowed_sets else None,
         accepted_cards=tuple(accepted_cards),
         banned_snapshot=snapshot,
+        legal_as_of=history.legality_moment(round_),
         card_rules=_card_rules_of(round_),
     )
 
@@ -211,6 +236,7 @@ def check_hand(card_inputs, rules=None):
     ]
     card_ids = {verdict.resolution.card.id for verdict in verdicts if verdict.resolution.resolved}
     cards = _catalog_cards(card_ids, index)
+    legal_then = history.legalities_as_of(card_ids, rules.legal_as_of, index)
     printed_in_allowed = set()
     if rules.allowed_sets is not None and card_ids:
         allowed = {code.upper() for code in rules.allowed_sets}
@@ -239,7 +265,10 @@ def check_hand(card_inputs, rules=None):
             else:
                 problems.append(_unknown_problem(verdict, index.as_of))
         else:
-            _check_card_legality(verdict.card, rules, printed_in_allowed, problems)
+            verdict.accepted = _check_card_legality(
+                verdict.card, rules, printed_in_allowed, problems,
+                past=legal_then.get(card_id), accepted=key in accepted,
+            )  # fmt: skip
         for card_id_banned, name_key, category in banned.get(BannedList.PHM, []):
             if _matches(card_id, key, (card_id_banned, name_key)):
                 problems.append(
@@ -283,21 +312,70 @@ def check_hand(card_inputs, rules=None):
     return HandVerdict(cards=verdicts, problems=hand_problems, rules=rules)
 
 
-def _check_card_legality(card, rules, printed_in_allowed, problems):
-    vintage = card.legality("vintage")
-    # Rule 3.2: restricted in Vintage is fine, and any number of copies may be played.
+def _legality_then(card, format_key, past):
+    """The card's legality in the format at the round's moment: `past` holds the values that changed since
+    (None: not in the catalog then), else today's value."""
+    if past and format_key in past:
+        return past[format_key]
+    return card.legality(format_key)
+
+
+def _check_card_legality(card, rules, printed_in_allowed, problems, past=None, accepted=False):
+    """Vintage, sanctioned format and allowed sets. Returns whether a moderator's acceptance (rule 3.2a) made
+    a card legal that the catalog does not (yet) have as legal in Vintage."""
+    vintage = _legality_then(card, "vintage", past)
+    changed = bool(past) and "vintage" in past  # the round opened before the catalog's latest value
+    lifted = False
+    # Rule 3.2: restricted in Vintage is fine, and any number of copies may be played. An acceptance never
+    # lifts a Vintage ban.
     if vintage == Legality.BANNED:
-        problems.append(Problem("vintage_banned", f"{card.name} is banned in Vintage (rule 3.2)."))
+        message = (
+            f"{card.name} was banned in Vintage when this round opened (rules 2.1a and 3.2)."
+            if changed
+            else f"{card.name} is banned in Vintage (rule 3.2)."
+        )
+        problems.append(Problem("vintage_banned", message))
     elif vintage not in (Legality.LEGAL, Legality.RESTRICTED):
-        problems.append(Problem("not_vintage_legal", f"{card.name} is not legal in Vintage (rule 3.2)."))
+        if accepted:
+            lifted = True
+        else:
+            if vintage is history.NOT_IN_CATALOG:
+                message = (
+                    f"{card.name} was not in the card catalog when this round opened (rules 2.1a and 3.2)."
+                )
+            elif changed:
+                message = f"{card.name} was not legal in Vintage when this round opened (rules 2.1a and 3.2)."
+            else:
+                message = f"{card.name} is not legal in Vintage (rule 3.2)."
+            problems.append(Problem("not_vintage_legal", message))
     # Rule 7.4: "banned" in the format means printed in a legal set, which is all the variant asks.
-    if rules.sanctioned_format and card.legality(rules.sanctioned_format) == Legality.NOT_LEGAL:
-        label = format_label(rules.sanctioned_format)
+    if rules.sanctioned_format and _legality_then(card, rules.sanctioned_format, past) in (
+        Legality.NOT_LEGAL,
+        history.NOT_IN_CATALOG,
+    ):
         problems.append(
-            Problem("format_not_legal", f"{card.name} is not from a set legal in {label} (rule 7.4).")
+            Problem("format_not_legal", format_not_legal_message(card.name, rules.sanctioned_format))
         )
     if rules.allowed_sets is not None and card.id not in printed_in_allowed:
         sets = ", ".join(code.upper() for code in rules.allowed_sets)
         problems.append(
             Problem("set_not_allowed", f"{card.name} was not printed in the sets this round allows ({sets}).")
         )
+    return lifted
+
+
+def accepted_cards_matter(card_inputs, round_):
+    """Whether a round's accepted cards (rule 3.2a) could change the verdict on these names, so that they must
+    be loaded: a name the catalog lacks, or a card not legal in Vintage today or possibly at the round's
+    opening. Usually no query: resolution is in memory and the card rows are the ones check_hand uses."""
+    index = get_index()
+    card_ids = set()
+    for text in card_inputs:
+        resolution = resolve_name(text, index=index)
+        if not resolution.resolved:
+            return True
+        card_ids.add(resolution.card.id)
+    if history.changed_since(history.legality_moment(round_), index):
+        return True
+    playable = (Legality.LEGAL, Legality.RESTRICTED)
+    return any(card.legality("vintage") not in playable for card in _catalog_cards(card_ids, index).values())

@@ -225,7 +225,7 @@ def round_action(request, round_id, action):
 @moderator_required
 @require_POST
 def accepted_card_add(request, round_id):
-    """Rule 3.2a: a card the catalog lacks, accepted for this round."""
+    """Rule 3.2a: a card the catalog lacks, or has as not yet legal in Vintage, accepted for this round."""
     round_ = _managed_round(request, round_id)
     try:
         accepted = catalog_services.accept_unknown_card(

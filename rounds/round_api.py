@@ -277,7 +277,8 @@ def _accepted_card_call(operation):
 
 
 class RoundAcceptedCardsView(APIView):
-    """Rule 3.2a: cards too new for the catalog that the league's moderator accepted for this round."""
+    """Rule 3.2a: cards the league's moderator accepted for this round: too new for the catalog, or in it but
+    not yet legal in Vintage (a previewed card). POST answers 400 for a card legal or banned in Vintage."""
 
     @extend_schema(responses=AcceptedCardSerializer(many=True))
     def get(self, request, round_id):

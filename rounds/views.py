@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 
 from . import page_extensions, services
 from .cardquery import QuerySyntaxError, caret_display, is_filter_query, search_cards_by_query
+from .catalog.history import card_legality_history
 from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
 from .catalog.sources import CORE_FORMATS
 from .legality import format_label
@@ -85,6 +86,9 @@ def card_detail(request, slug):
     )
     formats = list(CORE_FORMATS) + sorted(key for key in card.legalities if key not in CORE_FORMATS)
     legalities = [(format_label(key), card.legality(key)) for key in formats]
+    legality_history = card_legality_history(card)
+    for change in legality_history:
+        change.format_label = format_label(change.format)
     oracle_faces = card.oracle_text.split("\n//\n") if card.oracle_text else []
     faces = list(card.faces.all())
     face_texts = list(zip(faces, oracle_faces, strict=False)) if len(faces) > 1 else []
@@ -96,6 +100,7 @@ def card_detail(request, slug):
             "faces": faces,
             "face_texts": face_texts,
             "legalities": legalities,
+            "legality_history": legality_history,
             "printings": list(card.printings.all()),
             "catalog": services.latest_catalog_version(),
             "metagame": None,  # the scoring app adds how the card was played

@@ -16,8 +16,7 @@ from django.utils import timezone
 from outbox import services as outbox
 from phm.links import site_url
 from phm.text import clean_name
-from rounds.catalog.resolve import resolve_name
-from rounds.legality import check_hand, rules_for_round
+from rounds.legality import accepted_cards_matter, check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
 from rounds.models import Round, RoundState
 from rounds.models.audit import audit_entry, log_action
@@ -131,9 +130,9 @@ def tiebreak_message(round_):
 
 
 def judge(round_, cards):
-    # Cards the moderator accepted only matter for names the catalog lacks: when every name resolves (the
-    # common case) the query for them is skipped.
-    accepted = None if any(not resolve_name(card).resolved for card in cards) else ()
+    # Cards the moderator accepted only matter for names the catalog lacks or cards not legal in Vintage: in
+    # the common case (every card resolves and is legal) the query for them is skipped.
+    accepted = None if accepted_cards_matter(cards, round_) else ()
     return check_hand(cards, rules_for_round(round_, accepted_cards=accepted))
 
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from rounds.models import Card, CardFace, CardSet, CatalogVersion, DataQuality, Printing
 
-from . import names
+from . import history, names
 from .sources import SNAPSHOT_PATH, CardData, parse_document, read_json, snapshot_meta
 
 logger = logging.getLogger(__name__)
@@ -40,6 +40,7 @@ class LoadResult:
     unchanged: int = 0
     sets_added: int = 0
     printings_added: int = 0
+    legality_changes: int = 0
     seconds: float = 0.0
     version: CatalogVersion | None = None
 
@@ -134,6 +135,8 @@ def load_card_data(card_data: CardData, *, source, as_of=None, using="default", 
                 faces_for[record.name] = record.faces
             else:
                 result.unchanged += 1
+        # Rule 2.1a: what each changed card's legalities were, before they are overwritten (history.py).
+        legalities_before = history.current_legalities([card.id for card in to_update], using)
         _insert_rows(Card, ["oracle_name", "slug", *_CARD_FIELDS], to_create, using)
         Card.objects.using(using).bulk_update(to_update, _CARD_FIELDS, batch_size=BATCH_SIZE)
         result.added, result.changed = len(to_create), len(to_update)
@@ -148,6 +151,14 @@ def load_card_data(card_data: CardData, *, source, as_of=None, using="default", 
             cards_added=result.added,
             cards_changed=result.changed,
             card_count=len(card_ids),
+        )
+        legalities_at = _CARD_FIELDS.index("legalities") + 2  # after oracle_name and slug
+        result.legality_changes = history.record_legality_changes(
+            result.version,
+            # The first load into an empty catalog starts the history: no round can have opened before it.
+            new_cards=[(card_ids[row[0]], row[legalities_at]) for row in to_create] if existing else [],
+            changed_cards=[(card.id, legalities_before[card.id], card.legalities) for card in to_update],
+            using=using,
         )
     result.seconds = time.monotonic() - started
     # Late import: resolve imports the models, and the index must drop what it built from the old rows.

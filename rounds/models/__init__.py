@@ -1,6 +1,16 @@
 from .audit import AuditEntry
 from .banned import BanCategory, BannedCard, BannedList, BannedListChange
-from .cards import AcceptedCard, Card, CardFace, CardSet, CatalogVersion, DataQuality, Legality, Printing
+from .cards import (
+    AcceptedCard,
+    Card,
+    CardFace,
+    CardLegalityChange,
+    CardSet,
+    CatalogVersion,
+    DataQuality,
+    Legality,
+    Printing,
+)
 from .leagues import LandRule, League, Round, RoundState
 
 __all__ = [
@@ -12,6 +22,7 @@ __all__ = [
     "BannedListChange",
     "Card",
     "CardFace",
+    "CardLegalityChange",
     "CardSet",
     "CatalogVersion",
     "DataQuality",

@@ -173,3 +173,38 @@ class AcceptedCard(models.Model):
 
     def __str__(self):
         return f"{self.name} (accepted for {self.round})"
+
+
+class CardLegalityChange(models.Model):
+    """One change of a card's legality in a format, as a catalog load learnt it (rule 2.1a).
+
+    `before` is blank when the card was new to the catalog. `effective_at` is when the load wrote it (the
+    version's `loaded_at`): a round is judged by the catalog as it stood when the round opened, so a change
+    counts for the rounds opened after the catalog learnt it, whatever date the data itself carries."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="legality_changes")
+    format = models.CharField(max_length=30)
+    before = models.CharField(
+        max_length=12, blank=True, help_text="Blank: the card was not in the catalog before this load."
+    )
+    after = models.CharField(max_length=12, choices=Legality.choices)
+    effective_at = models.DateTimeField(db_index=True)
+    catalog_version = models.ForeignKey(
+        CatalogVersion, on_delete=models.CASCADE, related_name="legality_changes"
+    )
+
+    class Meta:
+        ordering = ["card", "effective_at", "id"]
+        indexes = [models.Index(fields=["card", "effective_at"], name="legality_change_card_when")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(format=""), name="legality_change_has_a_format"),
+            models.CheckConstraint(
+                condition=Q(after__in=Legality.values)
+                & (Q(before="") | Q(before__in=Legality.values))
+                & ~Q(before=models.F("after")),
+                name="legality_change_changes_something",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.card}: {self.format} {self.before or 'new'} → {self.after}"

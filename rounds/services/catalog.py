@@ -2,10 +2,11 @@
 
 from django.db import transaction
 
+from ..catalog import history
 from ..catalog.names import normalize_name
 from ..catalog.resolve import get_index, resolve_name
 from ..locks import lock_round
-from ..models import AcceptedCard, BannedCard, BannedList, BannedListChange, CatalogVersion
+from ..models import AcceptedCard, BannedCard, BannedList, BannedListChange, Card, CatalogVersion, Legality
 from ..models.audit import log_action
 
 
@@ -82,14 +83,41 @@ class AcceptCardError(ValueError):
     pass
 
 
+def _catalog_card_problem(round_, card_ref):
+    """Why a catalog card cannot be accepted for `round_`, or None: only a card not (yet) legal in Vintage as
+    the round judges it (at its opening once open, rule 2.1a) can be, e.g. a previewed card imported before
+    its release. A Vintage ban is never lifted this way."""
+    card = Card.objects.only("id", "name", "legalities").get(pk=card_ref.id)
+    moment = history.legality_moment(round_) if round_ is not None else None
+    vintage = history.legality_at(card, "vintage", moment)
+    if vintage in (Legality.LEGAL, Legality.RESTRICTED):
+        return f"{card.name} is already legal in Vintage; there is nothing to accept."
+    if vintage == Legality.BANNED:
+        return (
+            f"{card.name} is banned in Vintage: only a card not yet legal in Vintage can be accepted (3.2a)."
+        )
+    return None
+
+
+def accepted_card_name(name):
+    """The name an accepted card is recorded under: the catalog's when it knows the card, else as typed."""
+    name = " ".join((name or "").split())
+    resolution = resolve_name(name) if name else None
+    return resolution.card.name if resolution is not None and resolution.resolved else name
+
+
 def accept_card_problem(round_, name):
-    """Why `name` cannot be accepted for `round_`, or None."""
+    """Why `name` cannot be accepted for `round_`, or None. A name the catalog lacks can be accepted, and so
+    can a catalog card that is not yet legal in Vintage (rule 3.2a: an unreleased card)."""
     name = " ".join((name or "").split())
     if not name:
         return "A card name is required."
     resolution = resolve_name(name)
     if resolution.resolved:
-        return f"{resolution.card.name} is already in the card catalog; there is nothing to accept."
+        problem = _catalog_card_problem(round_, resolution.card)
+        if problem:
+            return problem
+        name = resolution.card.name
     if (
         round_ is not None
         and AcceptedCard.objects.filter(round=round_, normalized_name=normalize_name(name)).exists()
@@ -123,14 +151,15 @@ def _check_card_power(round_, by):
 
 @transaction.atomic
 def accept_unknown_card(round_, *, name, by, reason):
-    """Record a moderator's decision that `name`, which the catalog lacks, is a real card for `round_` (rule
-    3.2a); audited and shown on the round page. The round is locked: a hand is judged either before or after
-    the decision, never during it."""
+    """Record a moderator's decision that `name` is a real card legal in `round_` (rule 3.2a): a name the
+    catalog lacks, or a catalog card not yet legal in Vintage (a previewed card); audited and shown on the
+    round page. It never lifts a Vintage ban or a banned list. The round is locked: a hand is judged either
+    before or after the decision, never during it."""
     round_ = lock_round(round_.pk)
     _check_card_power(round_, by)
     if round_.state == "final":
         raise AcceptCardError("This round is final: its cards are settled.")
-    name = " ".join((name or "").split())
+    name = accepted_card_name(name)
     reason = (reason or "").strip()
     problem = accept_card_problem(round_, name)
     if problem:

@@ -10,7 +10,9 @@ from rest_framework.test import APIClient
 
 from accounts.services import make_moderator, register_player
 from rounds import services
-from rounds.models import AcceptedCard
+from rounds.catalog.loader import import_cards
+from rounds.legality import HandRules, check_hand, rules_for_round
+from rounds.models import AcceptedCard, Card
 from rounds.models.audit import AuditEntry
 from rounds.services.leagues import create_league, create_round
 from submissions import services as hand_services
@@ -123,3 +125,72 @@ def test_a_sole_moderator_who_plays_may_accept_and_it_shows_after_the_reveal(ope
     open_round.save(update_fields=["deadline"])
     page = client.get(f"/rounds/{open_round.pk}/").content.decode()
     assert "a moderator who plays in this round" in page
+
+
+# Rule 3.2a for a card the catalog already has but not yet as legal in Vintage: a previewed card imported before
+# its release. The Un-card stands in for it (the catalog has it as not legal in Vintage).
+NOT_YET_LEGAL = '"Ach! Hans, Run!"'
+
+
+def test_a_catalog_card_not_yet_legal_in_vintage_can_be_accepted(open_round, moderator, make_user):
+    player = make_user("previewer")
+    hand = [NOT_YET_LEGAL, *KJELD[:4]]
+    with pytest.raises(hand_services.IllegalHand) as refused:
+        hand_services.submit_hand(player=player, round_id=open_round.pk, name="", cards=hand)
+    assert refused.value.verdict.cards[0].problems[0].code == "not_vintage_legal"
+
+    response = api_as(moderator).post(
+        f"/api/rounds/{open_round.pk}/accepted-cards/",
+        {"name": "ach hans run", "reason": "Previewed; released on Friday"},
+    )
+    assert response.status_code == 201 and response.json()["name"] == NOT_YET_LEGAL  # the catalog's name
+    assert AuditEntry.objects.get(action="round.card_accepted").after == {"card": NOT_YET_LEGAL}
+    hand_services.submit_hand(player=player, round_id=open_round.pk, name="", cards=hand)
+    verdict = check_hand(hand, rules_for_round(open_round))
+    assert verdict.legal and verdict.cards[0].accepted and not verdict.cards[1].accepted
+
+
+def test_accepting_never_takes_a_card_legal_or_banned_in_vintage(open_round, moderator, client):
+    api = api_as(moderator)
+    banned = api.post(
+        f"/api/rounds/{open_round.pk}/accepted-cards/", {"name": "Chaos Orb", "reason": "Why not"}
+    )
+    assert banned.status_code == 400 and "Chaos Orb is banned in Vintage" in banned.json()["name"][0]
+    legal = api.post(f"/api/rounds/{open_round.pk}/accepted-cards/", {"name": "Black Lotus", "reason": "Hm"})
+    assert legal.status_code == 400 and "already legal in Vintage" in legal.json()["name"][0]
+    client.force_login(moderator)
+    page = client.post(
+        f"/moderate/rounds/{open_round.pk}/accepted-cards/",
+        {"name": "Chaos Orb", "reason": "Why not"},
+        follow=True,
+    )
+    assert "Chaos Orb is banned in Vintage" in page.content.decode()
+    assert not AcceptedCard.objects.exists()
+    with pytest.raises(services.AcceptCardError, match="Say why"):
+        services.accept_unknown_card(open_round, name=NOT_YET_LEGAL, by=moderator, reason=" ")
+
+
+def test_an_accepted_card_stays_under_the_banned_lists(catalog_index):
+    rules = HandRules(accepted_cards=(NOT_YET_LEGAL,), extra_banned=(NOT_YET_LEGAL,))
+    verdict = check_hand(
+        [NOT_YET_LEGAL, "Force of Will"], HandRules(accepted_cards=(NOT_YET_LEGAL, "Force of Will"))
+    )
+    assert verdict.cards[0].legal and [p.code for p in verdict.cards[1].problems] == ["phm_banned"]
+    assert [p.code for p in check_hand([NOT_YET_LEGAL], rules).cards[0].problems] == ["round_banned"]
+
+
+@pytest.mark.usefixtures("fresh_index")
+def test_a_card_new_to_the_catalog_since_the_opening_can_be_accepted(open_round, moderator, fixtures_dir):
+    Card.objects.filter(oracle_name="Fire // Ice").delete()  # the round opens without the card
+    reopened = create_round(
+        actor=moderator, league=open_round.league, now=timezone.now(), open_now=True, title="Before",
+        hand_size=1, deadline=timezone.now() + timedelta(days=2),
+    )  # fmt: skip
+    import_cards(str(fixtures_dir / "scryfall_oracle_cards.json"))
+    assert [p.code for p in check_hand(["Fire // Ice"], rules_for_round(reopened)).cards[0].problems] == [
+        "not_vintage_legal"
+    ]
+    services.accept_unknown_card(
+        reopened, name="Fire // Ice", by=moderator, reason="Released after the opening"
+    )
+    assert check_hand(["Fire // Ice"], rules_for_round(reopened)).legal

@@ -107,7 +107,7 @@ def test_accepting_an_unknown_card_for_a_round(moderator, catalog_index):
     assert services.accepted_card_names(round_) == ("Brand New Card",)
     with pytest.raises(services.AcceptCardError, match="already accepted"):
         services.accept_unknown_card(round_, name="brand new card", by=moderator, reason="again")
-    with pytest.raises(services.AcceptCardError, match="already in the card catalog"):
+    with pytest.raises(services.AcceptCardError, match="already legal in Vintage"):
         services.accept_unknown_card(round_, name="Black Lotus", by=moderator, reason="why")
     with pytest.raises(services.AcceptCardError, match="why"):
         services.accept_unknown_card(round_, name="Another New Card", by=moderator, reason=" ")

@@ -269,3 +269,9 @@ def test_round_form_refuses_a_count_without_its_colon(client, moderator, league,
     assert response.status_code == 200
     assert "Line 2: write the count with a colon" in response.content.decode()
     assert not Round.objects.exists()
+
+
+def test_a_catalog_card_a_moderator_accepted_is_still_judged_by_the_rules(catalog_index):
+    rules = HandRules(card_rules=(("t:dragon", None, None, ""),), accepted_cards=("Lightning Bolt",))
+    problems = card_problems(check_hand(["Lightning Bolt"], rules))["Lightning Bolt"]
+    assert "Lightning Bolt does not match this round's rule: t:dragon" in problems

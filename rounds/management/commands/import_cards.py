@@ -34,7 +34,8 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Cards: {result.added} added, {result.changed} changed, {result.unchanged} unchanged "
-                f"({result.sets_added} new sets, {result.printings_added} new printings) "
+                f"({result.sets_added} new sets, {result.printings_added} new printings, "
+                f"{result.legality_changes} legality changes recorded) "
                 f"in {result.seconds:.1f} s. Catalog as of {result.version.as_of}: "
                 f"{result.version.card_count} cards."
             )

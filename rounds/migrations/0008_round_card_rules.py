@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rounds", "0006_league_followers"),
+        ("rounds", "0007_card_legality_history"),
     ]
 
     operations = [
