@@ -203,9 +203,12 @@ def rules_to_text(rules):
 # ---- checking a hand (rounds.legality.check_hand) ---------------------------------------------------------
 
 
-def check_card_rules(verdicts, card_rules, problem_class):
+def check_card_rules(verdicts, card_rules, problem_class, legalities_then=None):
     """Add per-card problems to `verdicts` and return the hand's problems, for rules given as tuples
-    (query, at_least, at_most, message) — HandRules.card_rules."""
+    (query, at_least, at_most, message) — HandRules.card_rules. `legalities_then` ({card id: {format:
+    value}}, rounds.catalog.history) holds legalities that changed since the round opened: format filters
+    (`f:`, `banned:`, `restricted:`) see them as they were then (rule 2.1a), like the rest of check_hand."""
+    legalities_then = legalities_then or {}
     hand_problems = []
     for query, at_least, at_most, message in card_rules:
         rule = CardRule(query, at_least, at_most, message or "")
@@ -225,7 +228,7 @@ def check_card_rules(verdicts, card_rules, problem_class):
                 if verdict.accepted:  # not in the catalog, accepted by a moderator: see the module docstring
                     matching.append(verdict)
                 continue  # otherwise already refused as unknown
-            if card_filter.matches_card_id(verdict.card.id):
+            if card_filter.matches_card_id(verdict.card.id, legalities_then.get(verdict.card.id)):
                 matching.append(verdict)
             elif rule.every_card:
                 message = f"{verdict.name} does not match this round's rule: {rule.label}"

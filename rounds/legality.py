@@ -308,7 +308,7 @@ def check_hand(card_inputs, rules=None):
     if rules.card_rules:
         from .card_rules import check_card_rules
 
-        hand_problems += check_card_rules(verdicts, rules.card_rules, Problem)
+        hand_problems += check_card_rules(verdicts, rules.card_rules, Problem, legal_then)
     return HandVerdict(cards=verdicts, problems=hand_problems, rules=rules)
 
 

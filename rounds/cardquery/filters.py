@@ -29,9 +29,15 @@ class CardFilter:
     def matches(self, record):
         return self.predicate(record)
 
-    def matches_card_id(self, card_id):
+    def matches_card_id(self, card_id, legalities_then=None):
+        """Whether the catalog card matches; `legalities_then` overrides some of its format legalities
+        (those that changed since the moment the card is judged at)."""
         record = self.catalog.by_id.get(card_id)
-        return record is not None and self.predicate(record)
+        if record is None:
+            return False
+        if legalities_then:
+            record = record.with_legalities({**record.legalities, **legalities_then})
+        return self.predicate(record)
 
     def q(self):
         return to_q(self.ast, self.catalog)

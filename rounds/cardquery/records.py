@@ -82,6 +82,14 @@ class CardRecord:
     def __repr__(self):
         return f"CardRecord({self.name!r})"
 
+    def with_legalities(self, legalities):
+        """A copy judged with other format legalities (a round's legality as of its opening)."""
+        copy = object.__new__(CardRecord)
+        for name in CardRecord.__slots__:
+            setattr(copy, name, getattr(self, name))
+        copy.legalities = legalities
+        return copy
+
 
 class QueryCatalog:
     """Records in catalog order, by id, and the vocabularies the compilers check values against."""

@@ -275,3 +275,18 @@ def test_a_catalog_card_a_moderator_accepted_is_still_judged_by_the_rules(catalo
     rules = HandRules(card_rules=(("t:dragon", None, None, ""),), accepted_cards=("Lightning Bolt",))
     problems = card_problems(check_hand(["Lightning Bolt"], rules))["Lightning Bolt"]
     assert "Lightning Bolt does not match this round's rule: t:dragon" in problems
+
+
+@pytest.mark.usefixtures("fresh_index")
+def test_format_filters_in_card_rules_are_judged_as_of_the_opening(tmp_path, league, moderator):
+    from tests.rounds.test_legality_history import import_with, new_round
+
+    rule = {"query": "f:pauper", "message": "Pauper cards only"}
+    during = new_round(league, moderator, hand_size=1, card_rules=[rule])
+    refused = "Black Lotus does not match this round's rule: Pauper cards only"
+    assert card_problems(check_hand(["Black Lotus"], rules_for_round(during)))["Black Lotus"] == [refused]
+    import_with(tmp_path, "Black Lotus", pauper="legal")
+    # Rule 2.1a: the round open during the refresh keeps the legality of its opening, card rules included.
+    assert card_problems(check_hand(["Black Lotus"], rules_for_round(during)))["Black Lotus"] == [refused]
+    after = new_round(league, moderator, hand_size=1, card_rules=[rule])
+    assert check_hand(["Black Lotus"], rules_for_round(after)).legal
