@@ -137,7 +137,18 @@ def round_edit(request, round_id):
     locked = ["league"]
     if round_.state == RoundState.OPEN:
         locked += sorted(
-            {"hand_size", "land_rule", "life_rule", "backbuild", "sanctioned_format", "allowed_sets"}
+            {
+                "hand_size",
+                "hand_size_mode",
+                "confirm_large_hand",
+                "land_rule",
+                "life_rule",
+                "backbuild",
+                "sanctioned_format",
+                "allowed_sets",
+                "variant_order",
+                "decisions",
+            }
         )
     form = RoundForm(
         request.POST or None,

@@ -1,9 +1,11 @@
 from .audit import AuditEntry
 from .banned import BanCategory, BannedCard, BannedList, BannedListChange
 from .cards import AcceptedCard, Card, CardFace, CardSet, CatalogVersion, DataQuality, Legality, Printing
-from .leagues import LandRule, League, Round, RoundState
+from .leagues import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, HandSizeMode, LandRule, League, Round, RoundState
 
 __all__ = [
+    "MAX_HAND_SIZE",
+    "USUAL_MAX_HAND_SIZE",
     "AcceptedCard",
     "AuditEntry",
     "BanCategory",
@@ -15,6 +17,7 @@ __all__ = [
     "CardSet",
     "CatalogVersion",
     "DataQuality",
+    "HandSizeMode",
     "LandRule",
     "League",
     "Legality",
