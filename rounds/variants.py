@@ -112,6 +112,17 @@ def clean_decisions(specs):
     return (cleaned if not problems else []), problems
 
 
+def decision_answer_rows(round_, answers):
+    """[(label, answer)] of a hand's decisions, in the order the round asks them."""
+    answers = dict(answers or {})
+    rows = [
+        (decision["label"], answers.pop(decision["key"]))
+        for decision in (round_.decisions or [])
+        if decision["key"] in answers
+    ]
+    return rows + sorted(answers.items())
+
+
 def decision_summary(decision):
     """ "Creature type (one of Goblin, Elf)" — how the rules summary names a decision."""
     if decision["kind"] == "choice":
