@@ -67,6 +67,7 @@ class RoundForm(forms.Form):
     hand_size_mode = forms.ChoiceField(
         choices=HandSizeMode.choices,
         initial=HandSizeMode.EXACTLY,
+        required=False,
         label="Cards per hand",
         help_text="“Up to N”: a hand may have any number of cards from 1 to N.",
     )
@@ -155,6 +156,7 @@ class RoundForm(forms.Form):
         values = dict(self.cleaned_data)
         values.pop("league", None)
         values.pop("confirm_large_hand", None)
+        values["hand_size_mode"] = values.get("hand_size_mode") or HandSizeMode.EXACTLY
         values["extra_banned"] = split_card_names(values.get("extra_banned", ""))
         values["unbanned"] = split_card_names(values.get("unbanned", ""))
         values["variant_order"] = [
