@@ -47,8 +47,8 @@ def test_many_players_submitting_around_the_deadline_none_lost(on_postgres, leag
                 cards = [KJELD, SCEPTER, VOID][(n + attempt) % 3]
                 try:
                     result = services.submit_hand(
-                        player=player, round_id=round_.pk, name=f"h{attempt}", cards=cards
-                    , attested=services.EVERY_LISTED_RULE)
+                        player=player, round_id=round_.pk, name=f"h{attempt}", cards=cards, attested=services.EVERY_LISTED_RULE
+                    )
                 except services.HandConflict:
                     with lock:
                         outcomes[player.pk] = (accepted, timezone.now())
@@ -129,8 +129,8 @@ def test_one_player_submitting_from_many_tabs_gets_one_hand_and_numbered_version
     results = run_together(
         [
             lambda n=n: services.submit_hand(
-                player=alice, round_id=round_.pk, name=f"tab {n}", cards=hands[n % 3]
-            , attested=services.EVERY_LISTED_RULE)
+                player=alice, round_id=round_.pk, name=f"tab {n}", cards=hands[n % 3], attested=services.EVERY_LISTED_RULE
+            )
             for n in range(10)
         ]
     )

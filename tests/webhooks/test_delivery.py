@@ -333,8 +333,8 @@ def test_user_text_cannot_ping_or_format_in_discord(receiver, add_webhook, moder
     round_ = open_new_round(moderator, league)
     mallory = make_user("mallory", forum_username="@everyone")
     hand_services.submit_hand(
-        player=mallory, round_id=round_.pk, name="**[click](https://evil)**", cards=KJELD
-    , attested=hand_services.EVERY_LISTED_RULE)
+        player=mallory, round_id=round_.pk, name="**[click](https://evil)**", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE
+    )
     past_deadline(round_)
     scoring_services.build_match_table(round_.pk)
     deliver_all()
