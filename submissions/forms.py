@@ -75,11 +75,15 @@ class HandForm(forms.Form):
         return [self[f"card_{position}"] for position in range(1, self.hand_size + 1)]
 
     def card_inputs(self):
-        """What the player typed in the card fields, trailing empty fields dropped only when all are empty."""
+        """What the player typed in the card fields, empty fields dropped only when all are empty (or, in an
+        "up to N" round, the trailing ones)."""
         source = self.cleaned_data if hasattr(self, "cleaned_data") else self.data
         cards = [(source.get(f"card_{n}") or "").strip() for n in range(1, self.hand_size + 1)]
         if self.up_to:
-            return [card for card in cards if card]
+            # Trailing empty fields are the cards left out; a gap before a card stays (and is reported where
+            # it is), so each verdict sits next to its own field.
+            while cards and not cards[-1]:
+                cards.pop()
         return cards if any(cards) else []
 
 
