@@ -93,12 +93,17 @@ def _decision_field(decision):
     required = {"required": f"“{label}” is required in this round (rule 7.2b)."}
     if kind == "choice":
         choices = [("", "Choose…")] + [(choice, choice) for choice in decision.get("choices", [])]
-        return forms.ChoiceField(label=label, choices=choices, error_messages=required)
+        select = forms.Select(attrs={"class": "form-select"})
+        return forms.ChoiceField(label=label, choices=choices, error_messages=required, widget=select)
     if kind == "number":
-        return forms.IntegerField(label=label, help_text="A whole number.", error_messages=required)
+        number = forms.NumberInput(attrs={"class": "form-control"})
+        return forms.IntegerField(
+            label=label, help_text="A whole number.", error_messages=required, widget=number
+        )
     help_text = "A card name, as the card catalog spells it." if kind == "card" else ""
+    text = forms.TextInput(attrs={"class": "form-control", "autocomplete": "off"})
     return forms.CharField(
-        label=label, max_length=MAX_DECISION_TEXT, help_text=help_text, error_messages=required
+        label=label, max_length=MAX_DECISION_TEXT, help_text=help_text, error_messages=required, widget=text
     )
 
 

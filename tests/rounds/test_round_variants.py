@@ -162,6 +162,13 @@ def test_up_to_accepts_one_to_n_cards_and_says_so_otherwise():
     assert not check_hand(FOUR[:3], HandRules(hand_size=5)).legal  # exactly 5 is still exactly
 
 
+def test_check_hand_command_takes_up_to(capsys):
+    from django.core.management import call_command
+
+    call_command("check_hand", "Black Lotus / Mox Pearl", "--size", "5", "--up-to")
+    assert "LEGAL" in capsys.readouterr().out
+
+
 def test_an_up_to_round_by_the_api_with_more_than_seven_cards(as_moderator, league):
     response = as_moderator.post(
         "/api/rounds/", api_body(league, hand_size=9, hand_size_mode="up_to"), format="json"
