@@ -230,7 +230,7 @@ class Submitter:
         self.acknowledged = [[] for _ in tokens]  # (version, commitment) per client, in order
 
     def __call__(self, n, connection, i):
-        body = json.dumps({"name": f"Bench hand {i}", "cards": HANDS[(n + i) % len(HANDS)]})
+        body = json.dumps({"name": f"Bench hand {i}", "cards": HANDS[(n + i) % len(HANDS)], "attest": True})
         headers = {"Authorization": f"Token {self.tokens[n][1]}", "Content-Type": "application/json"}
         status, data, ms = request(connection, "PUT", f"/api/rounds/{self.round_id}/my-hand/", body, headers)
         if status in (200, 201):

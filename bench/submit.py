@@ -196,7 +196,9 @@ def main():
         sent = [[] for _ in tokens]
 
         def submit(n, connection, i):
-            body = json.dumps({"name": f"Bench hand {i}", "cards": HANDS[(n + i) % len(HANDS)]})
+            body = json.dumps(
+                {"name": f"Bench hand {i}", "cards": HANDS[(n + i) % len(HANDS)], "attest": True}
+            )
             headers = {"Authorization": f"Token {tokens[n][1]}", "Content-Type": "application/json"}
             status, data, ms = request(connection, "PUT", f"/api/rounds/{round_id}/my-hand/", body, headers)
             if status in (200, 201):

@@ -359,7 +359,7 @@ def _hands_to_review(round_ids):
         ]
         if unknown:
             reasons.append("not in the catalog: " + ", ".join(unknown))
-        if len(version.cards) != hand.round.hand_size:
+        if not hand.round.hand_size_allows(len(version.cards)):
             reasons.append(f"{len(version.cards)} cards")
         if reasons:
             result[hand.round_id].append(HandToReview(hand, player_display_name(hand.player), reasons))

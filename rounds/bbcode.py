@@ -9,8 +9,9 @@ from phm.text import bbcode_text
 from .card_rules import card_rule_lines
 from .legality import format_label, format_rule_text
 from .markdown import markdown_to_bbcode
-from .models import LandRule
+from .models import HandSizeMode, LandRule
 from .services.leagues import effective_banned_entries
+from .variants import VARIANT_LABELS, decision_summary, variant_order
 
 LAND_RULE_LINES = {
     LandRule.NONE: "None",
@@ -20,22 +21,56 @@ LAND_RULE_LINES = {
 }
 
 
-def variant_lines(round_):
-    """The round's variants in the order of the rules text (7.3 land rule is shown on its own line)."""
-    lines = []
-    if round_.sanctioned_format:
-        lines.append(
-            f"Sanctioned format (7.4): {format_label(round_.sanctioned_format)}"
-            f" — {format_rule_text(round_.sanctioned_format)}"
+def _variant_text(round_, key):
+    """What a variant in use says, or None when the round does not use it."""
+    if key == "land_rule":
+        return LAND_RULE_LINES[LandRule(round_.land_rule)] if round_.land_rule != LandRule.NONE else None
+    if key == "sanctioned_format" and round_.sanctioned_format:
+        return f"{format_label(round_.sanctioned_format)} — {format_rule_text(round_.sanctioned_format)}"
+    if key == "allowed_sets" and round_.allowed_sets:
+        return ", ".join(round_.allowed_sets)
+    if key == "life_rule" and round_.life_rule:
+        return "the higher life total wins a game nobody would win otherwise"
+    if key == "backbuild" and round_.backbuild:
+        return "your hand must beat the specified hands"
+    if key == "bonus" and round_.bonus_rule:
+        return round_.bonus_rule.strip()
+    if key == "decisions" and round_.decisions:
+        return (
+            "; ".join(decision_summary(decision) for decision in round_.decisions) + " — secret like the hand"
         )
-    if round_.allowed_sets:
-        lines.append(f"Allowed sets: {', '.join(round_.allowed_sets)}")
-    if round_.life_rule:
-        lines.append("Life Rule (7.5): the higher life total wins a game nobody would win otherwise")
-    if round_.backbuild:
-        lines.append("Backbuild (7.6): your hand must beat the specified hands")
-    if round_.bonus_rule:
-        lines.append(f"Bonus points (7.7): {round_.bonus_rule.strip()}")
+    return None
+
+
+def variant_entries(round_):
+    """[(key, label, text)] of the variants the round uses, in the order it lists them (rule 7.2a)."""
+    entries = []
+    for key in variant_order(round_):
+        text = _variant_text(round_, key)
+        if text is not None:
+            entries.append((key, VARIANT_LABELS[key], text))
+    return entries
+
+
+def variant_lines(round_):
+    """The round's variants in its order (7.2a), but the land rule, which is shown on its own line."""
+    return [f"{label}: {text}" for key, label, text in variant_entries(round_) if key != "land_rule"]
+
+
+def variants_are_reordered(round_):
+    """Whether the land rule is in use and listed after another variant (pages then say the order)."""
+    keys = [key for key, _, _ in variant_entries(round_)]
+    return "land_rule" in keys and keys[0] != "land_rule"
+
+
+def ordered_rule_lines(round_, land_rule_label="Land rule"):
+    """ "label: text" for the land rule and every variant, in the round's order; a round without a land rule
+    says so first, as the forum's posts always do."""
+    lines = []
+    if round_.land_rule == LandRule.NONE:
+        lines.append((land_rule_label, LAND_RULE_LINES[LandRule.NONE]))
+    for key, label, text in variant_entries(round_):
+        lines.append((land_rule_label if key == "land_rule" else label, text))
     return lines
 
 
@@ -52,11 +87,10 @@ def announcement(round_, round_url):
     parts = [f"[size=5][b]{round_.code} — {bbcode_text(round_.title)}[/b][/size]", ""]
     if round_.format_rule.strip():
         parts += [markdown_to_bbcode(round_.format_rule), ""]
-    parts.append(f"[b]Deck Size:[/b] {round_.hand_size}")
-    parts.append(f"[b]Land Rule:[/b] {LAND_RULE_LINES[LandRule(round_.land_rule)]}")
-    for line in variant_lines(round_):
-        label, text = line.split(":", 1)
-        parts.append(f"[b]{label}:[/b]{bbcode_text(text)}")
+    up_to = "up to " if round_.hand_size_mode == HandSizeMode.UP_TO else ""
+    parts.append(f"[b]Deck Size:[/b] {up_to}{round_.hand_size}")
+    for label, text in ordered_rule_lines(round_, land_rule_label="Land Rule"):
+        parts.append(f"[b]{label}:[/b] {bbcode_text(text)}")
     if round_.backbuild and round_.backbuild_hands.strip():
         parts += ["", "[b]Specified hands for backbuild:[/b]", bbcode_text(round_.backbuild_hands.strip())]
     parts.append(
@@ -66,6 +100,9 @@ def announcement(round_, round_url):
         + (" and the Land Rule Banned List" if round_.land_rule != LandRule.NONE else "")
         + ")"
     )
+    if round_.unbanned:
+        lifted = " / ".join(bbcode_text(name) for name in round_.unbanned)
+        parts.append(f"[b]Lifted for this round:[/b] {lifted} (not banned in this round although listed)")
     parts += [f"[b]Card rule:[/b] {bbcode_text(line)}" for line in card_rule_lines(round_)]
     parts += [
         "",

@@ -9,7 +9,8 @@ from django.db.models import Q
 from .card_rules import rules_from_text, rules_to_text, text_line_problems
 from .catalog.sources import CORE_FORMATS
 from .legality import format_label
-from .models import LandRule, League
+from .models import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, HandSizeMode, LandRule, League
+from .variants import DEFAULT_VARIANT_ORDER, decisions_text, parse_decisions_text, variant_order
 
 FORMAT_CHOICES = [("", "None — any Vintage-legal card")] + [(key, format_label(key)) for key in CORE_FORMATS]
 
@@ -57,7 +58,24 @@ class RoundForm(forms.Form):
     league = forms.ModelChoiceField(queryset=League.objects.none(), empty_label=None)
     title = forms.CharField(max_length=200, help_text='For example "5 Card Alphabetized".')
     hand_size = forms.TypedChoiceField(
-        choices=[(n, f"{n} card{'s' if n > 1 else ''}") for n in range(1, 8)], coerce=int, initial=5
+        choices=[
+            (n, f"{n} card{'s' if n > 1 else ''}{' (beyond rule 7.1)' if n > USUAL_MAX_HAND_SIZE else ''}")
+            for n in range(1, MAX_HAND_SIZE + 1)
+        ],
+        coerce=int,
+        initial=5,
+    )
+    hand_size_mode = forms.ChoiceField(
+        choices=HandSizeMode.choices,
+        initial=HandSizeMode.EXACTLY,
+        required=False,
+        label="Cards per hand",
+        help_text="“Up to N”: a hand may have any number of cards from 1 to N.",
+    )
+    confirm_large_hand = forms.BooleanField(
+        required=False,
+        label=f"Yes, hands of more than {USUAL_MAX_HAND_SIZE} cards",
+        help_text=f"Rule 7.1 tells of hands of 1 to {USUAL_MAX_HAND_SIZE} cards; tick this to go beyond.",
     )
     deadline = forms.DateTimeField(widget=DeadlineInput(), help_text="In your time zone (see your profile).")
     land_rule = forms.ChoiceField(choices=LandRule.choices, initial=LandRule.NONE, label="Land rule (7.3)")
@@ -94,6 +112,27 @@ class RoundForm(forms.Form):
             "Text after “ | ” is the message players see. Fixed once the round is open."
         ),
     )
+    unbanned = forms.CharField(
+        required=False,
+        label="Lifted from the standing banned lists",
+        widget=forms.Textarea(attrs={"rows": 2, "class": "font-monospace"}),
+        help_text="Cards of the PHM or Land Rule Banned List that are allowed in this round (rule 3.3: "
+        "“unless otherwise specified by the round rules”). One card per line (or Card / Card).",
+    )
+    variant_order = forms.CharField(
+        required=False,
+        label="Order of the variants (7.2a)",
+        help_text="Continuous effects of variants get timestamps in this order. Keys, comma-separated: "
+        + ", ".join(DEFAULT_VARIANT_ORDER)
+        + ". Empty: that usual order; keys left out follow in it.",
+    )
+    decisions = forms.CharField(
+        required=False,
+        label="Decisions each player makes with their hand (7.2b)",
+        widget=forms.Textarea(attrs={"rows": 3, "class": "font-monospace"}),
+        help_text="One per line: key | question | kind (text, choice, card or number) | choice | choice… — "
+        "e.g. “tribe | Your creature type | choice | Goblin | Elf”. Secret like the hand until the deadline.",
+    )
     format_rule = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 5}), help_text="The round's own rule. Markdown."
     )
@@ -111,6 +150,22 @@ class RoundForm(forms.Form):
             self.fields[name].disabled = True
             self.fields[name].help_text = "Fixed once the round is open."
 
+    def clean(self):
+        cleaned = super().clean()
+        size = cleaned.get("hand_size")
+        if (
+            size
+            and size > USUAL_MAX_HAND_SIZE
+            and not self.fields["hand_size"].disabled
+            and not cleaned.get("confirm_large_hand")
+        ):
+            self.add_error(
+                "hand_size",
+                f"Rule 7.1 tells of hands of 1 to {USUAL_MAX_HAND_SIZE} cards. To have {size}, tick "
+                f"“Yes, hands of more than {USUAL_MAX_HAND_SIZE} cards”.",
+            )
+        return cleaned
+
     def clean_card_rules(self):
         text = self.cleaned_data.get("card_rules", "")
         problems = text_line_problems(text)
@@ -122,7 +177,14 @@ class RoundForm(forms.Form):
         """The cleaned values in the shape the round services take."""
         values = dict(self.cleaned_data)
         values.pop("league", None)
+        values.pop("confirm_large_hand", None)
+        values["hand_size_mode"] = values.get("hand_size_mode") or HandSizeMode.EXACTLY
         values["extra_banned"] = split_card_names(values.get("extra_banned", ""))
+        values["unbanned"] = split_card_names(values.get("unbanned", ""))
+        values["variant_order"] = [
+            key for key in re.split(r"[\s,>]+", values.get("variant_order", "")) if key
+        ]
+        values["decisions"] = parse_decisions_text(values.get("decisions", ""))
         values["allowed_sets"] = [c for c in re.split(r"[\s,]+", values.get("allowed_sets", "")) if c]
         values["card_rules"] = rules_from_text(values.get("card_rules", ""))
         return values
@@ -133,6 +195,8 @@ class RoundForm(forms.Form):
             "league": round_.league_id,
             "title": round_.title,
             "hand_size": round_.hand_size,
+            "hand_size_mode": round_.hand_size_mode,
+            "confirm_large_hand": round_.hand_size > USUAL_MAX_HAND_SIZE,
             "deadline": round_.deadline,
             "land_rule": round_.land_rule,
             "life_rule": round_.life_rule,
@@ -142,6 +206,9 @@ class RoundForm(forms.Form):
             "allowed_sets": ", ".join(round_.allowed_sets),
             "extra_banned": "\n".join(round_.extra_banned),
             "card_rules": rules_to_text(round_.card_rules),
+            "unbanned": "\n".join(round_.unbanned),
+            "variant_order": ", ".join(variant_order(round_)) if round_.variant_order else "",
+            "decisions": decisions_text(round_.decisions),
             "format_rule": round_.format_rule,
             "bonus_rule": round_.bonus_rule,
             "commentary": round_.commentary,

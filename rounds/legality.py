@@ -18,7 +18,18 @@ from .catalog import history
 from .catalog.names import normalize_name
 from .catalog.resolve import Resolution, Status, get_index, resolve_name
 from .catalog.sources import CORE_FORMATS
-from .models import BanCategory, BannedCard, BannedList, Card, LandRule, Legality, Printing, RoundState
+from .models import (
+    MAX_HAND_SIZE,
+    BanCategory,
+    BannedCard,
+    BannedList,
+    Card,
+    HandSizeMode,
+    LandRule,
+    Legality,
+    Printing,
+    RoundState,
+)
 
 
 class RulesError(ValueError):
@@ -42,10 +53,19 @@ class HandRules:
     legal_as_of: datetime.datetime | None = None
     # The round's card rules (rounds.card_rules): ((query, at_least, at_most, message), …).
     card_rules: tuple = ()
+    # Cards the round lifts from the PHM and Land Rule lists ("unless otherwise specified by the round
+    # rules").
+    unbanned: tuple = ()
+    hand_size_mode: str = HandSizeMode.EXACTLY  # "up_to": any number of cards from 1 to hand_size
 
     def validate(self):
-        if self.hand_size is not None and not 1 <= self.hand_size <= 7:
-            raise RulesError(f"Hand size must be between 1 and 7, not {self.hand_size}.")
+        if self.hand_size is not None and not 1 <= self.hand_size <= MAX_HAND_SIZE:
+            raise RulesError(f"Hand size must be between 1 and {MAX_HAND_SIZE}, not {self.hand_size}.")
+        if self.hand_size_mode not in HandSizeMode.values:
+            raise RulesError(
+                f"Unknown hand size mode {self.hand_size_mode!r}: "
+                f"use one of {', '.join(HandSizeMode.values)}."
+            )
         if self.land_rule not in LandRule.values:
             raise RulesError(
                 f"Unknown land rule {self.land_rule!r}: use one of {', '.join(LandRule.values)}."
@@ -177,6 +197,9 @@ def rules_for_round(round_, accepted_cards=None):
         allowed_sets=tuple(round_.allowed_sets) if round_.allowed_sets else None,
         accepted_cards=tuple(accepted_cards),
         banned_snapshot=snapshot,
+        # Not snapshotted: the round's own field, the same for a draft and an opened round.
+        unbanned=tuple(round_.unbanned or ()),
+        hand_size_mode=round_.hand_size_mode or HandSizeMode.EXACTLY,
         legal_as_of=history.legality_moment(round_),
         card_rules=_card_rules_of(round_),
     )
@@ -251,6 +274,7 @@ def check_hand(card_inputs, rules=None):
         resolution = resolve_name(name, index=index)
         extra.append((resolution.card.id if resolution.resolved else None, normalize_name(name), name))
     accepted = {normalize_name(name) for name in rules.accepted_cards}
+    lifted = _lifted_cards(rules.unbanned, index)
     uses_land_rule = rules.land_rule != LandRule.NONE
     land_rule_label = LandRule(rules.land_rule).label
 
@@ -269,15 +293,16 @@ def check_hand(card_inputs, rules=None):
                 verdict.card, rules, printed_in_allowed, problems,
                 past=legal_then.get(card_id), accepted=key in accepted,
             )  # fmt: skip
+        is_lifted = card_id in lifted[0] or key in lifted[1]
         for card_id_banned, name_key, category in banned.get(BannedList.PHM, []):
-            if _matches(card_id, key, (card_id_banned, name_key)):
+            if not is_lifted and _matches(card_id, key, (card_id_banned, name_key)):
                 problems.append(
                     Problem(
                         "phm_banned",
                         f"{verdict.name} is on the PHM Banned List ({category}).",
                     )
                 )
-        if uses_land_rule:
+        if uses_land_rule and not is_lifted:
             for card_id_banned, name_key, category in banned.get(BannedList.LAND_RULE, []):
                 if _matches(card_id, key, (card_id_banned, name_key)):
                     problems.append(
@@ -295,21 +320,38 @@ def check_hand(card_inputs, rules=None):
                 )
                 break
 
-    hand_problems = []
-    if rules.hand_size is not None and len(verdicts) != rules.hand_size:
-        count = len(verdicts)
-        hand_problems.append(
-            Problem(
-                "wrong_count",
-                f"The hand has {count} card{'s' if count != 1 else ''}; "
-                f"this round needs exactly {rules.hand_size}.",
-            )
-        )
+    hand_problems = [problem] if (problem := _count_problem(len(verdicts), rules)) else []
     if rules.card_rules:
         from .card_rules import check_card_rules
 
         hand_problems += check_card_rules(verdicts, rules.card_rules, Problem, legal_then)
     return HandVerdict(cards=verdicts, problems=hand_problems, rules=rules)
+
+
+def _lifted_cards(names, index):
+    """(card ids, normalised names) of the cards a round lifts from the standing lists."""
+    ids, keys = set(), set()
+    for name in names:
+        resolution = resolve_name(name, index=index)
+        if resolution.resolved:
+            ids.add(resolution.card.id)
+        keys.add(normalize_name(name))
+    return ids, keys
+
+
+def _count_problem(count, rules):
+    if rules.hand_size is None:
+        return None
+    has = f"The hand has {count} card{'s' if count != 1 else ''}"
+    if rules.hand_size_mode == HandSizeMode.UP_TO:
+        if 1 <= count <= rules.hand_size:
+            return None
+        return Problem(
+            "wrong_count", f"{has}; this round allows 1 to {rules.hand_size} (up to {rules.hand_size})."
+        )
+    if count != rules.hand_size:
+        return Problem("wrong_count", f"{has}; this round needs exactly {rules.hand_size}.")
+    return None
 
 
 def _legality_then(card, format_key, past):

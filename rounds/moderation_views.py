@@ -137,8 +137,19 @@ def round_edit(request, round_id):
     locked = ["league"]
     if round_.state == RoundState.OPEN:
         locked += sorted(
-            {"hand_size", "land_rule", "life_rule", "backbuild", "sanctioned_format", "allowed_sets"}
-            | {"card_rules"}
+            {
+                "hand_size",
+                "hand_size_mode",
+                "confirm_large_hand",
+                "land_rule",
+                "life_rule",
+                "backbuild",
+                "sanctioned_format",
+                "allowed_sets",
+                "variant_order",
+                "decisions",
+                "card_rules",
+            }
         )
     form = RoundForm(
         request.POST or None,

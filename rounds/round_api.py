@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from accounts.services import is_moderator
 from phm.api import Conflict
 
-from .models import AcceptedCard, LandRule, League, Round, RoundState
+from .models import AcceptedCard, HandSizeMode, LandRule, League, Round, RoundState
 from .selectors import is_following
 from .services import catalog as catalog_services
 from .services import leagues as league_services
@@ -68,7 +68,7 @@ class RoundSerializer(serializers.ModelSerializer):
 
     def get_banned(self, round_) -> list[str]:
         entries = league_services.effective_banned_entries(round_, self.context.get("standing"))
-        return [entry["name"] for entry in entries]
+        return [entry["name"] for entry in entries if not entry.get("lifted")]
 
     def get_entries(self, round_) -> int:
         count = getattr(round_, "entry_count", None)
@@ -84,6 +84,7 @@ class RoundInputSerializer(serializers.Serializer):
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     title = serializers.CharField(max_length=200)
     hand_size = serializers.IntegerField()
+    hand_size_mode = serializers.ChoiceField(choices=HandSizeMode.values, default=HandSizeMode.EXACTLY)
     land_rule = serializers.ChoiceField(choices=LandRule.values, default=LandRule.NONE)
     life_rule = serializers.BooleanField(default=False)
     backbuild = serializers.BooleanField(default=False)
@@ -96,6 +97,9 @@ class RoundInputSerializer(serializers.Serializer):
         help_text='[{"query": "t:dragon t:creature", "at_least"?, "at_most"?, "message"?}]: card filters '
         "a hand must satisfy; without counts every card must match. Fixed once the round is open.",
     )
+    unbanned = serializers.ListField(child=serializers.CharField(max_length=255), default=list)
+    variant_order = serializers.ListField(child=serializers.CharField(max_length=40), default=list)
+    decisions = serializers.ListField(child=serializers.DictField(), default=list, max_length=50)
     format_rule = serializers.CharField(default="", allow_blank=True)
     bonus_rule = serializers.CharField(default="", allow_blank=True)
     commentary = serializers.CharField(default="", allow_blank=True)

@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from . import page_extensions, selectors
-from .bbcode import announcement, variant_lines
+from .bbcode import announcement, variant_entries, variant_lines, variants_are_reordered
 from .markdown import render_markdown
 from .models import LandRule, RoundState
 from .rules_text import phm_rules
@@ -44,6 +44,10 @@ def round_detail(request, round_id):
         "state": state,
         "land_rule_label": LandRule(round_.land_rule).label,
         "variants": variant_lines(round_),
+        # The land rule has its own line; when the moderator lists it after another variant, say the order.
+        "variant_order_note": [label for _, label, _ in variant_entries(round_)]
+        if variants_are_reordered(round_)
+        else [],
         "format_rule_html": render_markdown(round_.format_rule),
         "commentary_html": render_markdown(round_.commentary),
         "banned_groups": selectors.banned_groups(effective_banned_entries(round_)),

@@ -50,8 +50,15 @@ def visible_round(round_id, user, *, can_manage):
     return round_
 
 
+class LiftedName(str):
+    """A banned list's name that the round lifts: a str that knows it."""
+
+    lifted = True
+
+
 def banned_groups(entries):
-    """Effective banned entries grouped for display: [(list label, [(category, [names])])]."""
+    """Effective banned entries grouped for display: [(list label, key, [(category, [names])])]. A name the
+    round lifts (its `unbanned`) is a LiftedName, which the page shows struck."""
     labels = {
         "phm": "PHM Banned List",
         "land-rule": "Land Rule Banned List",
@@ -62,7 +69,8 @@ def banned_groups(entries):
         by_category = groups.setdefault(entry["list"], {})
         category = entry.get("category") or ""
         label = BanCategory(category).label if category in BanCategory.values else category
-        by_category.setdefault(label, []).append(entry["name"])
+        name = LiftedName(entry["name"]) if entry.get("lifted") else entry["name"]
+        by_category.setdefault(label, []).append(name)
     category_order = [label for _, label in BanCategory.choices]
 
     def in_rules_order(item):  # Acceleration, Disruption, Lands, Win Conditions, as the rules text lists them

@@ -28,6 +28,16 @@ class HandInputSerializer(serializers.Serializer):
         max_length=services.MAX_CARD_INPUTS,
     )
     list = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    attest = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="True: you attest the rules this round asks (3.1, 7.5b, 7.6a); required when it asks any.",
+    )
+    decisions = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="Rule 7.2b: {key: answer} for each decision the round defines.",
+    )
 
     def validate(self, data):
         if "cards" not in data and "list" not in data:
@@ -48,6 +58,8 @@ class MyHandSerializer(serializers.Serializer):
     name = serializers.CharField(source="hand.name")
     cards = serializers.ListField(source="version.cards", child=serializers.CharField())
     commitment = serializers.CharField(source="version.commitment")
+    decisions = serializers.DictField(source="version.decisions")
+    attested = serializers.ListField(source="version.attested", child=serializers.CharField())
     submitted_at = serializers.DateTimeField(source="version.submitted_at")
     version = serializers.IntegerField(source="version.number")
     status = serializers.CharField(source="hand.status")
@@ -62,6 +74,7 @@ class RevealedHandSerializer(serializers.Serializer):
     player = serializers.CharField(source="player.username")
     name = serializers.CharField()
     cards = serializers.ListField(source="current_version.cards", child=serializers.CharField())
+    decisions = serializers.DictField(source="current_version.decisions")
     commitment = serializers.CharField(source="committed_version.commitment")
     nonce = serializers.SerializerMethodField()
     status = serializers.CharField()
@@ -146,6 +159,8 @@ class MyHandView(APIView):
                 round_id=round_id,
                 name=incoming.validated_data["name"],
                 cards=incoming.card_inputs(),
+                attested=services.EVERY_LISTED_RULE if incoming.validated_data["attest"] else (),
+                decisions=incoming.validated_data["decisions"],
             )
         except SERVICE_ERRORS as error:
             return _error_response(error)

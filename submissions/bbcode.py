@@ -6,6 +6,7 @@ Leyline of Singularity / Karakas / Kjeldoran Warrior / Mishra's Workshop / Wheel
 
 from phm.text import bbcode_text
 from rounds.catalog.handlist import format_hand_list
+from rounds.variants import decision_answer_rows
 
 from .models import HandStatus
 from .selectors import player_display_name
@@ -29,6 +30,9 @@ def hands_posted(round_, hands):
             hand_heading(hand),
             card_line(hand.current_version.cards if hand.current_version else []),
         ]
+        decisions = hand.current_version.decisions if hand.current_version else {}
+        for label, answer in decision_answer_rows(round_, decisions):
+            lines.append(f"{bbcode_text(label)}: {bbcode_text(str(answer))}")
         if hand.status == HandStatus.DISQUALIFIED:
             reason = f": {bbcode_text(hand.disqualification_reason)}" if hand.disqualification_reason else ""
             lines.append(f"[i]Disqualified (rule 4.2a){reason}[/i]")

@@ -17,6 +17,14 @@ The canonical text is UTF-8, lines joined by a single line feed (no carriage ret
 
 and the commitment is the lowercase hexadecimal SHA-256 of those bytes. The verify page repeats this.
 
+A hand with decisions (rule 7.2b: a round may ask each player for some with their hand) is committed
+with format v2: the header says `PHM hand commitment v2` and, between the cards and the nonce, one line per
+decision in the alphabetical order of the round's keys:
+
+    decision <key>: <the player's answer, spaces collapsed>
+
+A hand without decisions keeps format v1 exactly, so every commitment made before v2 still verifies.
+
 The round id is the one the hand was submitted under: a league moved from another instance (import_league)
 keeps it in `HandVersion.commitment_round_key`, since its rounds get new ids here and the hash cannot change.
 """
@@ -26,6 +34,7 @@ import hmac
 import secrets
 
 HEADER = "PHM hand commitment v1"
+HEADER_WITH_DECISIONS = "PHM hand commitment v2"
 NONCE_BYTES = 32
 
 
@@ -33,14 +42,15 @@ def new_nonce():
     return secrets.token_hex(NONCE_BYTES)
 
 
-def canonical_text(*, round_id, username, version, name, cards, nonce):
+def canonical_text(*, round_id, username, version, name, cards, nonce, decisions=None):
     lines = [
-        HEADER,
+        HEADER_WITH_DECISIONS if decisions else HEADER,
         f"round: {round_id}",
         f"player: {username}",
         f"version: {version}",
         f"name: {' '.join(name.split())}",
         f"cards: {' / '.join(cards)}",
+        *(f"decision {key}: {' '.join(str(decisions[key]).split())}" for key in sorted(decisions or {})),
         f"nonce: {nonce}",
     ]
     return "\n".join(lines)
@@ -70,6 +80,7 @@ def version_text(version):
         name=version.name,
         cards=version.cards,
         nonce=version.nonce,
+        decisions=version.decisions,
     )
 
 

@@ -75,6 +75,11 @@ class HandVersion(models.Model):
     attested = models.JSONField(
         default=list, blank=True, help_text='Rules the player attested, e.g. ["3.1"].'
     )
+    decisions = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Rule 7.2b: the player's decisions by the round's keys; secret like the cards.",
+    )
     nonce = models.CharField(
         max_length=64, help_text="Secret until the reveal; makes the commitment unguessable."
     )

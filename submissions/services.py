@@ -18,9 +18,10 @@ from phm.links import site_url
 from phm.text import clean_name
 from rounds.legality import accepted_cards_matter, check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
-from rounds.models import Round, RoundState
+from rounds.models import MAX_HAND_SIZE, Round, RoundState
 from rounds.models.audit import audit_entry, log_action
 from rounds.services.leagues import can_manage_league
+from rounds.variants import MAX_DECISION_TEXT
 
 from . import commitments, notifications, selectors, signals
 from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
@@ -28,7 +29,7 @@ from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
 logger = logging.getLogger(__name__)
 
 MAX_NAME_LENGTH = 100
-MAX_CARD_INPUTS = 20  # more than any hand size (7): refuse absurd payloads before judging them
+MAX_CARD_INPUTS = 20  # more than any hand size (at most 15): refuse absurd payloads before judging them
 MAX_CARD_NAME_LENGTH = 200
 NOTICE_4_2B = "This hand does not enable its player to win the game against any possible hand (rule 4.2b)."
 
@@ -93,7 +94,7 @@ def _clean_cards(cards):
     if not isinstance(cards, list | tuple) or not all(isinstance(card, str) for card in cards):
         raise HandInputError({"cards": ["Send the cards as a list of card names."]})
     if len(cards) > MAX_CARD_INPUTS:
-        raise HandInputError({"cards": [f"A hand has at most 7 cards, not {len(cards)}."]})
+        raise HandInputError({"cards": [f"A hand has at most {MAX_HAND_SIZE} cards, not {len(cards)}."]})
     cleaned = [" ".join(card.split()) for card in cards]
     if any(len(card) > MAX_CARD_NAME_LENGTH for card in cleaned):
         raise HandInputError({"cards": ["A card name that long is not a card name."]})
@@ -116,6 +117,93 @@ def attestations_for(round_):
     if round_.backbuild:
         rules.append("7.6a")
     return rules
+
+
+class _EveryListedRule:
+    """`attested=EVERY_LISTED_RULE`: the player attested, in one confirmation (the API's "attest": true),
+    every rule the round asks them to attest; resolved under the round's lock to attestations_for(round)."""
+
+    def __repr__(self):
+        return "EVERY_LISTED_RULE"
+
+
+EVERY_LISTED_RULE = _EveryListedRule()
+
+
+def attestation_error(round_):
+    """The 400 a submission without the attestation gets: the rules it must attest, by number."""
+    rules = attestations_for(round_)
+    named = f"rule{'s' if len(rules) > 1 else ''} {' and '.join(rules)}"
+    return HandInputError(
+        {
+            "attest": [
+                f"This round asks you to attest that your hand follows {named} of the PHM rules, which the "
+                'software cannot check: send "attest": true.'
+            ]
+        }
+    )
+
+
+def clean_decisions(round_, answers):
+    """The player's answers to the round's decisions (rule 7.2b), checked and normalised: {key: value}.
+
+    Every decision is required; a choice must be one of its choices, a card a name the catalog knows (spelled
+    as the catalog does), a number a whole number. Raises HandInputError({"decisions": {key: [problem]}})."""
+    specs = round_.decisions or []
+    if not specs and not answers:
+        return {}
+    if answers is None:
+        answers = {}
+    if not isinstance(answers, dict):
+        raise HandInputError({"decisions": ["Send the decisions as {key: answer}."]})
+    known = {spec["key"] for spec in specs}
+    problems = {key: ["This round asks no such decision."] for key in answers if key not in known}
+    cleaned = {}
+    for spec in specs:
+        key, value = spec["key"], answers.get(spec["key"])
+        answer, problem = _clean_answer(spec, value)
+        if problem:
+            problems[key] = [problem]
+        else:
+            cleaned[key] = answer
+    if problems:
+        raise HandInputError({"decisions": problems})
+    return cleaned
+
+
+def _clean_answer(spec, value):
+    """(the answer to store, None) or (None, the problem) for one decision."""
+    label = spec["label"]
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None, f"“{label}” is required in this round (rule 7.2b)."
+    kind = spec["kind"]
+    if kind == "number":
+        if isinstance(value, bool):
+            return None, f"“{label}” takes a whole number."
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            return None, f"“{label}” takes a whole number, not “{str(value)[:40]}”."
+        if abs(number) > 10**9:
+            return None, f"“{label}” takes a number between -1,000,000,000 and 1,000,000,000."
+        return number, None
+    if not isinstance(value, str | int) or isinstance(value, bool):
+        return None, f"“{label}” takes text."
+    text = clean_name(str(value))
+    if len(text) > MAX_DECISION_TEXT:
+        return None, f"“{label}” has at most {MAX_DECISION_TEXT} characters."
+    if kind == "choice":
+        by_folded = {choice.casefold(): choice for choice in spec.get("choices", [])}
+        if text.casefold() not in by_folded:
+            return None, f"“{label}” is one of: {', '.join(spec.get('choices', []))}."
+        return by_folded[text.casefold()], None
+    if kind == "card":
+        resolution = resolve_name(text)
+        if resolution.resolved and resolution.status != "fuzzy":
+            return resolution.card.name, None
+        hint = ", ".join(resolution.suggestion_names[:5])
+        return None, f"“{text}” is not a card name we know." + (f" Did you mean: {hint}?" if hint else "")
+    return text, None
 
 
 def may_enter_tiebreak(player, round_):
@@ -234,9 +322,13 @@ def declare_not_playing(*, moderator, round_id, now=None):
     return preview
 
 
-def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
+def submit_hand(*, player, round_id, name, cards, attested, decisions=None, now=None):
     """Store `cards` as the player's current hand in the round: a new version when anything changed.
 
+    `attested`: the rules the player attested (their form's checkbox; EVERY_LISTED_RULE for the API's
+    "attest": true); it must cover attestations_for(round), and the version records exactly it.
+    `decisions`: {key: answer} for the round's decisions (rule 7.2b), stored on the version, secret like the
+    cards and part of the commitment.
     Raises HandNotFound, HandInputError, IllegalHand or HandConflict (deadline). `now` is for tests; by
     default the clock is read after the round is locked: a request that waited past the deadline is refused.
     """
@@ -253,6 +345,12 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
             raise HandConflict(PREVIEWED_MESSAGE)
         if round_.tiebreak and not may_enter_tiebreak(player, round_):
             raise HandConflict(tiebreak_message(round_))
+        if attested is EVERY_LISTED_RULE:
+            attested = attestations_for(round_)
+        attested = [str(rule) for rule in (attested or ())]
+        if not set(attestations_for(round_)) <= set(attested):
+            raise attestation_error(round_)
+        answers = clean_decisions(round_, decisions)
         verdict = judge(round_, cards)  # under the lock: the rules cannot move while the hand is judged
         if not verdict.legal:
             raise IllegalHand(verdict)
@@ -260,14 +358,28 @@ def submit_hand(*, player, round_id, name, cards, attested=None, now=None):
         hand, created = _lock_own_hand(round_, player)
         hand.player = player  # already loaded: callers read the username without another query
         previous = None if created else _lower_current_version(hand)
-        if previous is not None and previous.cards == names and previous.name == name:
+        if (
+            previous is not None
+            and previous.cards == names
+            and previous.name == name
+            and (previous.decisions or {}) == answers
+        ):
             # The same hand again (rare): it stays the current version, and nothing else is written.
             HandVersion.objects.filter(pk=previous.pk).update(is_current=True)
             previous.is_current = True
             return Submission(hand=hand, version=previous, created=False, changed=False)
-        attested = list(attested if attested is not None else attestations_for(round_))
         version = _new_version(
-            hand, round_, player, name, names, attested, moment, previous, by=player, save=False
+            hand,
+            round_,
+            player,
+            name,
+            names,
+            attested,
+            moment,
+            previous,
+            by=player,
+            save=False,
+            decisions=answers,
         )
         before = {"flagged": hand.flagged, "name": hand.name}
         unflagged = hand.flagged
@@ -341,10 +453,15 @@ def _insert_sql(obj, returning=False):
     return text, params
 
 
-def _new_version(hand, round_, player, name, cards, attested, moment, previous, *, by, save=True):
+def _new_version(
+    hand, round_, player, name, cards, attested, moment, previous, *, by, save=True, decisions=None
+):
     """The hand's next version, made current. `previous` must already be lowered (_lower_current_version):
     the partial unique index allows one current version at any instant. With save=False the version is
-    returned unsaved, for _save_submission."""
+    returned unsaved, for _save_submission. `decisions` None: the previous version's (a moderator's similar
+    hand keeps the player's decisions)."""
+    if decisions is None:
+        decisions = dict(previous.decisions or {}) if previous is not None else {}
     number = (previous.number if previous else 0) + 1
     if previous is None and hand.pk:
         last = (
@@ -359,6 +476,7 @@ def _new_version(hand, round_, player, name, cards, attested, moment, previous, 
         name=name,
         cards=cards,
         nonce=nonce,
+        decisions=decisions,
     )
     version = HandVersion(
         hand=hand,
@@ -366,6 +484,7 @@ def _new_version(hand, round_, player, name, cards, attested, moment, previous, 
         name=name,
         cards=cards,
         attested=attested,
+        decisions=decisions,
         nonce=nonce,
         commitment=commitment,
         source=HandVersion.Source.PLAYER if by == player else HandVersion.Source.MODERATOR,

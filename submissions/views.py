@@ -18,13 +18,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card, search_cards
 from rounds.legality import check_hand, rules_for_round
-from rounds.models import Round, RoundState
+from rounds.models import HandSizeMode, Round, RoundState
 from rounds.models.audit import AuditEntry
 from rounds.moderation_views import moderator_required
 
 from . import commitments, selectors, services
 from .bbcode import hands_posted
-from .forms import HandForm, fill_from_paste
+from .forms import DECISION_FIELD_PREFIX, HandForm, fill_from_paste
 from .models import Hand, HandReview
 
 AUTOCOMPLETE_SHOWN = 8
@@ -49,7 +49,22 @@ def _initial(hand):
     initial = {"name": hand.name}
     for position, card in enumerate(hand.current_version.cards, start=1):
         initial[f"card_{position}"] = card
+    for key, answer in (hand.current_version.decisions or {}).items():
+        initial[DECISION_FIELD_PREFIX + key] = answer
     return initial
+
+
+def _add_input_errors(form, errors):
+    """A HandInputError's problems next to their fields; decisions' problems next to each decision."""
+    for field, problems in errors.items():
+        if isinstance(problems, dict):
+            for key, messages_ in problems.items():
+                name = DECISION_FIELD_PREFIX + key
+                for problem in messages_:
+                    form.add_error(name if name in form.fields else None, problem)
+            continue
+        for problem in problems:
+            form.add_error(field if field in form.fields else None, problem)
 
 
 @login_required
@@ -60,7 +75,12 @@ def my_hand(request, round_id):
     now = timezone.now()
     hand = selectors.own_hand(request.user, round_)
     accepting = round_.accepts_hands_at(now)
-    form_options = {"hand_size": round_.hand_size, "attestations": services.attestations_for(round_)}
+    form_options = {
+        "hand_size": round_.hand_size,
+        "attestations": services.attestations_for(round_),
+        "up_to": round_.hand_size_mode == HandSizeMode.UP_TO,
+        "decisions": round_.decisions or [],
+    }
     verdict, hand_problems, status = None, [], 200
 
     if request.method == "POST" and not accepting:
@@ -70,11 +90,11 @@ def my_hand(request, round_id):
     elif request.method == "POST" and "fill" in request.POST:
         data, left_over, count = fill_from_paste(request.POST, round_.hand_size)
         form = HandForm(data, **form_options)
-        verdict = services.judge(round_, [data.get(f"card_{n}", "") for n in range(1, round_.hand_size + 1)])
+        verdict = services.judge(round_, form.card_inputs())
         if left_over:
+            needs = f"allows up to {round_.hand_size}" if form.up_to else f"needs {round_.hand_size}"
             hand_problems.append(
-                f"Your list has {count} cards; this round needs {round_.hand_size}. "
-                f"Left out: {' / '.join(left_over)}."
+                f"Your list has {count} cards; this round {needs}. Left out: {' / '.join(left_over)}."
             )
         form.errors.clear()  # filling is not submitting: only the card checks speak
     elif request.method == "POST":
@@ -86,16 +106,16 @@ def my_hand(request, round_id):
                     round_id=round_.pk,
                     name=form.cleaned_data["name"],
                     cards=form.card_inputs(),
+                    # The form's one checkbox attests every rule it lists, and is required.
                     attested=services.attestations_for(round_),
+                    decisions=form.decision_answers(),
                 )
             except services.IllegalHand as error:
                 verdict = error.verdict
                 hand_problems = [problem.message for problem in verdict.problems]
                 status = 400
             except services.HandInputError as error:
-                for field, problems in error.errors.items():
-                    for problem in problems:
-                        form.add_error(field if field in form.fields else None, problem)
+                _add_input_errors(form, error.errors)
                 status = 400
             except services.HandConflict as error:
                 messages.error(request, str(error))
@@ -251,7 +271,7 @@ def _judge_all(round_, hands):
     verdict = check_hand(inputs, rules)
     for hand, (start, count) in zip(hands, spans, strict=True):
         hand.card_verdicts = verdict.cards[start : start + count]
-        hand.legal = all(card.legal for card in hand.card_verdicts) and count == round_.hand_size
+        hand.legal = all(card.legal for card in hand.card_verdicts) and round_.hand_size_allows(count)
 
 
 @moderator_required

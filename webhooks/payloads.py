@@ -97,11 +97,13 @@ def round_rules(round_):
         "state": round_.state,
         "deadline": round_.deadline.astimezone(UTC).isoformat(),
         "hand_size": round_.hand_size,
+        "hand_size_mode": round_.hand_size_mode,
         "land_rule": round_.land_rule,
         "extra_banned": [
             entry["name"] for entry in effective_banned_entries(round_) if entry["list"] == "round"
         ],
         "variants": variant_lines(round_),
+        "unbanned": list(round_.unbanned),
         "format_rule": round_.format_rule,
         "tiebreak": round_.tiebreak,
         **round_links(round_),
@@ -244,7 +246,7 @@ def discord_round_opened(round_, data, now):
     rules = round_rules(round_)
     title = f"{round_.code} — {round_.title}"
     fields = [
-        _field("Hand size", f"{round_.hand_size} card{'s' if round_.hand_size != 1 else ''}", inline=True),
+        _field("Hand size", round_.hand_size_text, inline=True),
         _field("Land rule", LAND_RULE_LINES[LandRule(round_.land_rule)], inline=True),
         _field("Extra banned", " / ".join(escape(name) for name in rules["extra_banned"]) or "None"),
     ]

@@ -11,9 +11,11 @@ from .cards import (
     Legality,
     Printing,
 )
-from .leagues import LandRule, League, Round, RoundState
+from .leagues import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, HandSizeMode, LandRule, League, Round, RoundState
 
 __all__ = [
+    "MAX_HAND_SIZE",
+    "USUAL_MAX_HAND_SIZE",
     "AcceptedCard",
     "AuditEntry",
     "BanCategory",
@@ -26,6 +28,7 @@ __all__ = [
     "CardSet",
     "CatalogVersion",
     "DataQuality",
+    "HandSizeMode",
     "LandRule",
     "League",
     "Legality",

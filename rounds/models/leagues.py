@@ -72,11 +72,29 @@ class LandRule(models.TextChoices):
     DLR = "DLR", "Draw Land Rule (DLR)"
 
 
+class HandSizeMode(models.TextChoices):
+    """Whether a hand has exactly the round's hand size or any number of cards from one up to it."""
+
+    EXACTLY = "exactly", "Exactly N cards"
+    UP_TO = "up_to", "Up to N cards"
+
+
+# Rule 7.1 tells of hands of one to seven cards; a moderator may go beyond (explicitly), never past this.
+MAX_HAND_SIZE = 15
+USUAL_MAX_HAND_SIZE = 7
+
+
 class Round(models.Model):
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     title = models.CharField(max_length=200, help_text='For example "5 Card Alphabetized".')
     hand_size = models.PositiveSmallIntegerField(default=5)
+    hand_size_mode = models.CharField(
+        max_length=8,
+        choices=HandSizeMode.choices,
+        default=HandSizeMode.EXACTLY,
+        help_text="Exactly the hand size, or any number of cards from 1 up to it.",
+    )
     land_rule = models.CharField(max_length=4, choices=LandRule.choices, default=LandRule.NONE)
     life_rule = models.BooleanField(default=False, help_text="Rule 7.5: the life rule variant is in use.")
     backbuild = models.BooleanField(
@@ -95,6 +113,23 @@ class Round(models.Model):
     )
     extra_banned = models.JSONField(
         default=list, blank=True, help_text="The round's additional banned cards."
+    )
+    unbanned = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Cards lifted from the PHM and Land Rule Banned Lists for this round (3.3: "
+        '"unless otherwise specified by the round rules").',
+    )
+    variant_order = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Rule 7.2a: the order the round lists its variants in (keys). Empty: the usual order.",
+    )
+    decisions = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Rule 7.2b: decisions each player makes with their hand: "
+        '[{"key","label","kind","choices"?}].',
     )
     format_rule = models.TextField(blank=True, help_text="The round's own rule, in Markdown.")
     card_rules = models.JSONField(
@@ -134,7 +169,10 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["league", "number"], name="round_number_unique_in_league"),
             models.CheckConstraint(
-                condition=Q(hand_size__gte=1, hand_size__lte=7), name="round_hand_size_1_to_7"
+                condition=Q(hand_size__gte=1, hand_size__lte=MAX_HAND_SIZE), name="round_hand_size_1_to_15"
+            ),
+            models.CheckConstraint(
+                condition=Q(hand_size_mode__in=HandSizeMode.values), name="round_hand_size_mode_known"
             ),
             models.CheckConstraint(condition=Q(state__in=RoundState.values), name="round_state_known"),
             models.CheckConstraint(condition=Q(land_rule__in=LandRule.values), name="round_land_rule_known"),
@@ -160,6 +198,17 @@ class Round(models.Model):
         if self.state == RoundState.OPEN and self.deadline <= now:
             return RoundState.REVEALED
         return RoundState(self.state)
+
+    @property
+    def hand_size_text(self):
+        """ "5 cards" or "up to 5 cards", as the rules summary and pages say it."""
+        cards = f"{self.hand_size} card{'s' if self.hand_size != 1 else ''}"
+        return f"up to {cards}" if self.hand_size_mode == HandSizeMode.UP_TO else cards
+
+    def hand_size_allows(self, count):
+        if self.hand_size_mode == HandSizeMode.UP_TO:
+            return 1 <= count <= self.hand_size
+        return count == self.hand_size
 
     def accepts_hands_at(self, now):
         return self.state_at(now) == RoundState.OPEN

@@ -14,15 +14,17 @@ from accounts.services import is_moderator
 from phm.text import clean_name
 
 from .. import signals
-from ..models import League, Round, RoundState
+from ..models import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, HandSizeMode, League, Round, RoundState
 from ..models.audit import log_action
 from ..signals import deadline_set
+from ..variants import clean_decisions, clean_variant_order
 from .errors import RoundConflict, RoundInputError
 
 # What the audit trail records of a round (before → after) when a moderator edits it.
 AUDITED_ROUND_FIELDS = [
     "title",
     "hand_size",
+    "hand_size_mode",
     "land_rule",
     "life_rule",
     "backbuild",
@@ -31,6 +33,9 @@ AUDITED_ROUND_FIELDS = [
     "allowed_sets",
     "extra_banned",
     "card_rules",
+    "unbanned",
+    "variant_order",
+    "decisions",
     "format_rule",
     "bonus_rule",
     "commentary",
@@ -41,6 +46,7 @@ EDITABLE_WHILE_OPEN = {
     "title",
     "deadline",
     "extra_banned",
+    "unbanned",  # lifting a ban never makes a submitted hand illegal
     "format_rule",
     "bonus_rule",
     "commentary",
@@ -132,7 +138,6 @@ def create_league(*, actor, name, rounds_planned=4, moderators=()):
 
 def _clean_rules(values, errors):
     """Check and normalise the rule fields present in `values` (in place); problems go to `errors`."""
-    from ..catalog.resolve import resolve_name
     from ..legality import known_format
 
     if "title" in values:
@@ -141,8 +146,24 @@ def _clean_rules(values, errors):
             errors["title"] = ["A round needs a title, such as “5 Card Alphabetized”."]
     if "hand_size" in values:
         size = values["hand_size"]
-        if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= 7:
-            errors["hand_size"] = ["A hand has 1 to 7 cards."]
+        if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_HAND_SIZE:
+            errors["hand_size"] = [
+                f"A hand has 1 to {MAX_HAND_SIZE} cards (rule 7.1: usually 1 to {USUAL_MAX_HAND_SIZE})."
+            ]
+    if "hand_size_mode" in values:
+        values["hand_size_mode"] = values["hand_size_mode"] or HandSizeMode.EXACTLY
+        if values["hand_size_mode"] not in HandSizeMode.values:
+            errors["hand_size_mode"] = [f"Use one of: {', '.join(HandSizeMode.values)}."]
+    if "variant_order" in values:
+        values["variant_order"], problems = clean_variant_order(values["variant_order"] or [])
+        if problems:
+            errors["variant_order"] = problems
+    if "decisions" in values:
+        values["decisions"], problems = clean_decisions(values["decisions"])
+        if problems:
+            errors["decisions"] = problems
+    if "unbanned" in values:
+        values["unbanned"] = _clean_card_names("unbanned", values["unbanned"], errors, "lifted cards")
     if values.get("sanctioned_format"):
         key = values["sanctioned_format"].strip().lower()
         values["sanctioned_format"] = key
@@ -162,30 +183,36 @@ def _clean_rules(values, errors):
             values["allowed_sets"] = []
         else:
             values["allowed_sets"] = _clean_set_codes(values["allowed_sets"] or [], errors)
-    if "extra_banned" in values and len(values["extra_banned"] or []) > MAX_EXTRA_BANNED:
+    if "extra_banned" in values:
+        values["extra_banned"] = _clean_card_names(
+            "extra_banned", values["extra_banned"], errors, "additional banned cards"
+        )
+
+
+def _clean_card_names(field, raw_names, errors, what):
+    """Card names as the catalog spells them, each once; unknown names go to errors[field], with
+    suggestions."""
+    from ..catalog.resolve import resolve_name
+
+    if len(raw_names or []) > MAX_EXTRA_BANNED:
         # Refused before any name is resolved: each one is a catalog lookup.
-        errors["extra_banned"] = [
-            f"At most {MAX_EXTRA_BANNED} additional banned cards, not {len(values['extra_banned']):,}."
-        ]
-        values["extra_banned"] = []
-    elif "extra_banned" in values:
-        names, problems = [], []
-        for raw in values["extra_banned"] or []:
-            text = (raw or "").strip()
-            if not text:
-                continue
-            resolution = resolve_name(text)
-            if resolution.resolved and resolution.status != "fuzzy":
-                if resolution.card.name not in names:
-                    names.append(resolution.card.name)
-                continue
-            hint = ", ".join(resolution.suggestion_names[:5])
-            problems.append(
-                f"“{text}” is not a card name we know." + (f" Did you mean: {hint}?" if hint else "")
-            )
-        values["extra_banned"] = names
-        if problems:
-            errors["extra_banned"] = problems
+        errors[field] = [f"At most {MAX_EXTRA_BANNED} {what}, not {len(raw_names):,}."]
+        return []
+    names, problems = [], []
+    for raw in raw_names or []:
+        text = (raw or "").strip()
+        if not text:
+            continue
+        resolution = resolve_name(text)
+        if resolution.resolved and resolution.status != "fuzzy":
+            if resolution.card.name not in names:
+                names.append(resolution.card.name)
+            continue
+        hint = ", ".join(resolution.suggestion_names[:5])
+        problems.append(f"“{text}” is not a card name we know." + (f" Did you mean: {hint}?" if hint else ""))
+    if problems:
+        errors[field] = problems
+    return names
 
 
 def _clean_card_rules(values, errors):
@@ -224,14 +251,33 @@ def _too_far_message():
 
 
 def effective_banned_entries(round_, standing=None):
-    """The round's effective banned list as [{"name","list","category"}]: PHM, then LR, then the round's.
+    """The round's effective banned list as [{"name","list","category","lifted"?}]: PHM, then LR, then the
+    round's; entries the round lifts carry "lifted": True.
 
     An open round answers from its snapshot; a draft from the standing lists as they are now (pass `standing`,
     from standing_banned_entries(), to answer many drafts with one query).
     """
     if round_.state != RoundState.DRAFT and round_.banned_snapshot:
-        return round_.banned_snapshot
-    return _banned_entries_now(round_, standing)
+        entries = round_.banned_snapshot
+    else:
+        entries = _banned_entries_now(round_, standing)
+    return _mark_lifted(round_, entries)
+
+
+def _mark_lifted(round_, entries):
+    """Entries of the standing lists that the round lifts (its `unbanned`) get "lifted": True: they are shown
+    struck, and are not in the round's effective list of names. The round's own extra bans stay."""
+    if not round_.unbanned:
+        return entries
+    from ..catalog.names import normalize_name
+
+    lifted = {normalize_name(name) for name in round_.unbanned}
+    return [
+        {**entry, "lifted": True}
+        if entry["list"] != "round" and normalize_name(entry["name"]) in lifted
+        else entry
+        for entry in entries
+    ]
 
 
 def standing_banned_entries():
@@ -324,7 +370,7 @@ def update_round(*, actor, round_id, now, changes):
         if frozen:
             raise RoundConflict(
                 f"The round is open: {', '.join(frozen)} can no longer change. "
-                "Only the texts, the deadline and the extra bans can."
+                "Only the texts, the deadline, the extra bans and the lifted bans can."
             )
     changes = dict(changes)
     errors = {}

@@ -6,26 +6,54 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('rounds', '0006_league_followers'),
-        ('submissions', '0004_version_commitment_round_key'),
+        ("rounds", "0006_league_followers"),
+        ("submissions", "0004_version_commitment_round_key"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DeadlineReminder',
+            name="DeadlineReminder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('lead', models.CharField(choices=[('24h', '24 hours before'), ('1h', '1 hour before')], max_length=4)),
-                ('deadline', models.DateTimeField()),
-                ('sent_at', models.DateTimeField(auto_now_add=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='rounds.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "lead",
+                    models.CharField(
+                        choices=[("24h", "24 hours before"), ("1h", "1 hour before")], max_length=4
+                    ),
+                ),
+                ("deadline", models.DateTimeField()),
+                ("sent_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="rounds.round"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('round', 'player', 'lead', 'deadline'), name='deadline_reminder_once'), models.CheckConstraint(condition=models.Q(('lead__in', ['24h', '1h'])), name='deadline_reminder_lead')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("round", "player", "lead", "deadline"), name="deadline_reminder_once"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("lead__in", ["24h", "1h"])), name="deadline_reminder_lead"
+                    ),
+                ],
             },
         ),
     ]

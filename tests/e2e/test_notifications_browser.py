@@ -23,8 +23,8 @@ def test_after_the_reveal_the_bell_leads_the_player_to_their_row(
 ):
     alice = make_user("alice", forum_username="WhammeWhamme", email="alice@example.org")
     bob = make_user("bob", forum_username="nerdyjoe", email="bob@example.org")
-    hand_services.submit_hand(player=alice, round_id=vintage_round.pk, name="Kjeld", cards=KJELD)
-    hand_services.submit_hand(player=bob, round_id=vintage_round.pk, name="Scepter", cards=SCEPTER)
+    hand_services.submit_hand(player=alice, round_id=vintage_round.pk, name="Kjeld", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(player=bob, round_id=vintage_round.pk, name="Scepter", cards=SCEPTER, attested=hand_services.EVERY_LISTED_RULE)
     page.set_viewport_size(DESKTOP)
     log_in(page, live_server, "alice", password)
     bell = page.get_by_role("link", name=re.compile(r"^Notifications"))

@@ -53,7 +53,7 @@ def test_wrong_size_is_illegal(capsys, catalog_index):
 @pytest.mark.parametrize(
     "args",
     [
-        ("Black Lotus", "--size", "9"),
+        ("Black Lotus", "--size", "16"),
         ("Black Lotus", "--land-rule", "XLR"),
         ("Black Lotus", "--format", "nope"),
         (" / ",),

@@ -130,7 +130,7 @@ def test_moderator_accepted_card_is_legal(catalog_index):
     "rules",
     [
         HandRules(hand_size=0),
-        HandRules(hand_size=8),
+        HandRules(hand_size=16),
         HandRules(land_rule="XLR"),
         HandRules(sanctioned_format="nope"),
     ],

@@ -54,12 +54,12 @@ def test_create_round_opens_it(as_moderator, league):
 def test_create_round_400_names_each_problem(as_moderator, league):
     response = as_moderator.post(
         "/api/rounds/",
-        round_body(league, hand_size=9, extra_banned=["Emrakul the Aeon's Torn"], sanctioned_format="chess"),
+        round_body(league, hand_size=16, extra_banned=["Emrakul the Aeon's Torn"], sanctioned_format="chess"),
         format="json",
     )
     assert response.status_code == 400
     body = response.json()
-    assert body["hand_size"] == ["A hand has 1 to 7 cards."]
+    assert body["hand_size"] == ["A hand has 1 to 15 cards (rule 7.1: usually 1 to 7)."]
     assert "Emrakul, the Aeons Torn" in body["extra_banned"][0]
     assert "chess" in body["sanctioned_format"][0]
     assert not Round.objects.exists()

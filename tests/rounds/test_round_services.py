@@ -68,7 +68,7 @@ def test_create_round_refuses_bad_rules_with_every_reason(league, moderator):
             league,
             moderator,
             title=" ",
-            hand_size=8,
+            hand_size=16,
             deadline=NOON - timedelta(minutes=1),
             sanctioned_format="chess",
             allowed_sets=["ISD", "NOPE"],

@@ -96,7 +96,7 @@ def test_reminders_go_only_to_who_has_not_submitted_and_never_twice(league, mode
     alice, _bob, _carol, _dave = league_players
     round_ = open_new_round(league, moderator)
     hand_services.submit_hand(
-        player=alice, round_id=round_.pk, name="Secret Goblins", cards=KJELD[:4], attested=None
+        player=alice, round_id=round_.pk, name="Secret Goblins", cards=KJELD[:4], attested=hand_services.EVERY_LISTED_RULE
     )
     day_before = round_.deadline - timedelta(hours=23)
     assert notifications.send_reminders(now=round_.deadline - timedelta(hours=25)) == 0  # too early
@@ -157,8 +157,8 @@ def test_reminder_task_is_on_the_beat(settings):
 
 
 def test_a_flag_tells_only_the_hand_s_player(open_round, moderator, alice, bob):
-    hand_services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD)
-    hand_services.submit_hand(player=bob, round_id=open_round.pk, name="Other", cards=KJELD)
+    hand_services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(player=bob, round_id=open_round.pk, name="Other", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
     hand = alice.hands.get(round=open_round)
     hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     hand_services.review_hand(actor=moderator, hand_id=hand.pk, action="flag", message="Wheel of Torture is banned")
@@ -173,7 +173,7 @@ def test_a_flag_tells_only_the_hand_s_player(open_round, moderator, alice, bob):
 def test_nothing_told_before_the_reveal_names_another_player_s_hand(league, moderator, league_players):
     alice, _bob, _carol, _dave = league_players
     round_ = open_new_round(league, moderator)
-    hand_services.submit_hand(player=alice, round_id=round_.pk, name="Secret Goblins", cards=KJELD[:4])
+    hand_services.submit_hand(player=alice, round_id=round_.pk, name="Secret Goblins", cards=KJELD[:4], attested=hand_services.EVERY_LISTED_RULE)
     notifications.send_reminders(now=round_.deadline - timedelta(hours=23))
     notifications.send_reminders(now=round_.deadline - timedelta(minutes=30))
     for note in Notification.objects.exclude(recipient=alice):

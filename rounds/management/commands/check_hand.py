@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card
 from rounds.legality import HandRules, LandRule, RulesError, check_hand
+from rounds.models import HandSizeMode
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_USAGE = 0, 1, 2
 
@@ -17,14 +18,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("hand", help='The hand as posted on the forum: "Card / Card / Card".')
-        parser.add_argument("--size", type=int, help="Exact number of cards the hand must have (1-7).")
+        parser.add_argument("--size", type=int, help="Number of cards the hand must have (1-15).")
+        parser.add_argument(
+            "--up-to", action="store_true", help="The hand may have 1 to --size cards (an up-to-N round)."
+        )
         parser.add_argument(
             "--land-rule", default=LandRule.NONE, help="none, LR, ELR or DLR (default: none)."
         )
         parser.add_argument("--format", dest="sanctioned_format", help="Sanctioned format key, e.g. modern.")
         parser.add_argument("--ban", default="", help='Round\'s extra banned cards, separated by ";".')
 
-    def handle(self, *args, hand, size, land_rule, sanctioned_format, ban, **options):
+    def handle(self, *args, hand, size, up_to, land_rule, sanctioned_format, ban, **options):
         names = parse_hand_list(hand, is_card=is_known_card)
         if not names:
             raise CommandError("The hand list is empty.", returncode=EXIT_USAGE)
@@ -36,6 +40,7 @@ class Command(BaseCommand):
             land_rule=land_rule,
             sanctioned_format=sanctioned_format.lower() if sanctioned_format else None,
             extra_banned=tuple(name.strip() for name in ban.split(";") if name.strip()),
+            hand_size_mode=HandSizeMode.UP_TO if up_to else HandSizeMode.EXACTLY,
         )
         try:
             verdict = check_hand(names, rules)
