@@ -16,6 +16,7 @@ from django.utils import timezone
 from outbox import services as outbox
 from phm.links import site_url
 from phm.text import clean_name
+from rounds.catalog.resolve import resolve_name
 from rounds.legality import accepted_cards_matter, check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
 from rounds.models import MAX_HAND_SIZE, Round, RoundState

@@ -91,7 +91,13 @@ def test_accepting_is_audited_public_and_makes_the_card_legal(open_round, modera
     assert NEW_CARD in page and "Released 2026-11-20" in page and "Card accepted (3.2a)" in page
     assert client.get(f"/api/rounds/{open_round.pk}/accepted-cards/").json()[0]["name"] == NEW_CARD
     player = make_user("newcomer")
-    hand_services.submit_hand(player=player, round_id=open_round.pk, name="", cards=[NEW_CARD, *KJELD[:4]], attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(
+        player=player,
+        round_id=open_round.pk,
+        name="",
+        cards=[NEW_CARD, *KJELD[:4]],
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
     card_id = response.json()["id"]
     assert (
         api_as(moderator).delete(f"/api/rounds/{open_round.pk}/accepted-cards/{card_id}/").status_code == 204
@@ -103,7 +109,13 @@ def test_a_playing_moderator_leaves_the_decision_to_another_moderator(open_round
     second = register_player(username="second", password="correct-horse-battery-42")
     make_moderator(second)
     league.moderators.add(second)
-    hand_services.submit_hand(player=moderator, round_id=open_round.pk, name="", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(
+        player=moderator,
+        round_id=open_round.pk,
+        name="",
+        cards=KJELD,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
     response = api_as(moderator).post(
         f"/api/rounds/{open_round.pk}/accepted-cards/", {"name": NEW_CARD, "reason": "Spoiled"}
     )
@@ -117,7 +129,13 @@ def test_a_playing_moderator_leaves_the_decision_to_another_moderator(open_round
 
 
 def test_a_sole_moderator_who_plays_may_accept_and_it_shows_after_the_reveal(open_round, moderator, client):
-    hand_services.submit_hand(player=moderator, round_id=open_round.pk, name="", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(
+        player=moderator,
+        round_id=open_round.pk,
+        name="",
+        cards=KJELD,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
     services.accept_unknown_card(open_round, name=NEW_CARD, by=moderator, reason="Spoiled")
     page = client.get(f"/rounds/{open_round.pk}/").content.decode()
     assert "a moderator who plays in this round" not in page  # before the deadline it would tell who entered
@@ -136,7 +154,13 @@ def test_a_catalog_card_not_yet_legal_in_vintage_can_be_accepted(open_round, mod
     player = make_user("previewer")
     hand = [NOT_YET_LEGAL, *KJELD[:4]]
     with pytest.raises(hand_services.IllegalHand) as refused:
-        hand_services.submit_hand(player=player, round_id=open_round.pk, name="", cards=hand)
+        hand_services.submit_hand(
+            player=player,
+            round_id=open_round.pk,
+            name="",
+            cards=hand,
+            attested=hand_services.EVERY_LISTED_RULE,
+        )
     assert refused.value.verdict.cards[0].problems[0].code == "not_vintage_legal"
 
     response = api_as(moderator).post(
@@ -145,7 +169,9 @@ def test_a_catalog_card_not_yet_legal_in_vintage_can_be_accepted(open_round, mod
     )
     assert response.status_code == 201 and response.json()["name"] == NOT_YET_LEGAL  # the catalog's name
     assert AuditEntry.objects.get(action="round.card_accepted").after == {"card": NOT_YET_LEGAL}
-    hand_services.submit_hand(player=player, round_id=open_round.pk, name="", cards=hand)
+    hand_services.submit_hand(
+        player=player, round_id=open_round.pk, name="", cards=hand, attested=hand_services.EVERY_LISTED_RULE
+    )
     verdict = check_hand(hand, rules_for_round(open_round))
     assert verdict.legal and verdict.cards[0].accepted and not verdict.cards[1].accepted
 

@@ -29,7 +29,9 @@ def dragon_round(league, moderator):
 def test_hand_api_refuses_a_card_outside_the_rule(api_client, dragon_round, alice):
     api_client.force_authenticate(alice)
     url = f"/api/rounds/{dragon_round.pk}/my-hand/"
-    refused = api_client.put(url, {"name": "", "cards": ["Lightning Bolt", "Shivan Dragon"]}, format="json")
+    refused = api_client.put(
+        url, {"name": "", "cards": ["Lightning Bolt", "Shivan Dragon"], "attest": True}, format="json"
+    )
     assert refused.status_code == 400
     assert refused.json()["cards"] == [
         {
@@ -40,7 +42,9 @@ def test_hand_api_refuses_a_card_outside_the_rule(api_client, dragon_round, alic
             "suggestions": [],
         }
     ]
-    accepted = api_client.put(url, {"name": "", "cards": ["Mirror Entity", "Shivan Dragon"]}, format="json")
+    accepted = api_client.put(
+        url, {"name": "", "cards": ["Mirror Entity", "Shivan Dragon"], "attest": True}, format="json"
+    )
     assert accepted.status_code == 201, accepted.json()
 
 
