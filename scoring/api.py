@@ -347,7 +347,9 @@ class RoundExportView(APIView):
                 f'attachment; filename="results-{round_.code.replace(":", "-")}.csv"'
             )
             return response
-        cards = {
-            hand.pk: hand.current_version.cards for hand in hands_of_round(round_) if hand.current_version
-        }
-        return HttpResponse(exports.results_bbcode(table, cards), content_type="text/plain; charset=utf-8")
+        hands = [hand for hand in hands_of_round(round_) if hand.current_version]
+        cards = {hand.pk: hand.current_version.cards for hand in hands}
+        notes = {hand.pk: hand.current_version.changes_note for hand in hands}
+        return HttpResponse(
+            exports.results_bbcode(table, cards, notes), content_type="text/plain; charset=utf-8"
+        )

@@ -67,6 +67,11 @@ class ResultsTable:
         return sum(self.status_counts.values())
 
     @property
+    def needs_result(self):
+        """How many matches need a new result (4.2a): a hand was replaced after results existed."""
+        return self.status_counts[MatchStatus.NEEDS_RESULT]
+
+    @property
     def status_summary(self):
         """[(words, count)] for the statuses that occur, in the order a round goes through them."""
         words = {
@@ -75,6 +80,7 @@ class ResultsTable:
             MatchStatus.SET: "set by the moderator",
             MatchStatus.DISPUTED: "disputed",
             MatchStatus.CHALLENGED: "challenged",
+            MatchStatus.NEEDS_RESULT: "need a new result",
             MatchStatus.UNREPORTED: "unreported",
             MatchStatus.FINAL: "final",
         }
@@ -209,7 +215,8 @@ def current_cards(hand_ids):
 
 
 def moderator_queue(round_id):
-    """What needs the moderator: disputes, open challenges, and matches nobody reported (three queries)."""
+    """What needs the moderator: disputes, open challenges, matches needing a new result (4.2a) and matches
+    nobody reported (four queries)."""
     in_this_round = Match.objects.filter(in_table(), round_id=round_id).select_related(
         "hand_a__player__profile", "hand_b__player__profile"
     )
@@ -226,6 +233,9 @@ def moderator_queue(round_id):
             in_this_round.filter(status=MatchStatus.CHALLENGED)
             .prefetch_related(open_challenges)
             .order_by("hand_a__number", "hand_b__number")
+        ),
+        "needs_result": list(
+            in_this_round.filter(status=MatchStatus.NEEDS_RESULT).order_by("hand_a__number", "hand_b__number")
         ),
         "unreported": list(
             in_this_round.filter(status=MatchStatus.UNREPORTED).order_by("hand_a__number", "hand_b__number")
