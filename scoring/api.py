@@ -150,7 +150,10 @@ class TableRowSerializer(serializers.Serializer):
     hand_name = serializers.CharField()
     cells = serializers.SerializerMethodField()
     points = serializers.IntegerField()
-    league_points = serializers.IntegerField()
+    league_points = serializers.IntegerField(
+        help_text="The round's League points (rule 5.2), before bonus; the standings' total adds bonus."
+    )
+    bonus_points = serializers.IntegerField(help_text="Bonus League points awarded in this round (6.2, 7.7).")
     rank = serializers.IntegerField()
 
     def get_cells(self, row) -> dict[str, int | None]:

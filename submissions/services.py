@@ -434,7 +434,9 @@ def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=
     hand = reviewable_hand(actor, hand_id, now)
     with transaction.atomic():
         round_ = _lock_round_shared(hand.round_id)
-        hand = Hand.objects.select_for_update().select_related("player").get(pk=hand.pk)
+        # Only the hand's row: locking its player's row too would deadlock with a report by that player, whose
+        # insert checks the player's key while this review waits for the round's tally (4.2a supersession).
+        hand = Hand.objects.select_for_update(of=("self",)).select_related("player").get(pk=hand.pk)
         moment = now or timezone.now()
         past_deadline = not round_.accepts_hands_at(moment)
         if action in AFTER_DEADLINE_ONLY and not past_deadline:
