@@ -135,6 +135,17 @@ class StandingSerializer(serializers.Serializer):
     bonus_points = serializers.IntegerField()
     rounds = serializers.SerializerMethodField(help_text="Round id -> League points (0: not played).")
     played = serializers.SerializerMethodField()
+    tiebreak_points = serializers.IntegerField(
+        allow_null=True,
+        help_text="League points in the final tie-break rounds (5.3a), summed; null when the player has "
+        "none. The tie-break rounds rank the players tied for first, in order: the first decides, then "
+        "the next.",
+    )
+    winner = serializers.BooleanField(
+        help_text="The league's winner, or one of its joint winners: declared by a moderator, or given by "
+        "the standings (sole leader, leader after the tie-break rounds, or still level after the last "
+        "allowed)."
+    )
 
     def get_rounds(self, row) -> dict[str, int]:
         return {str(round_id): points for round_id, points in row.rounds.items()}

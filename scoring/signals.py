@@ -5,6 +5,7 @@ results need a new result (4.2a); both keep the old reports as superseded histor
 from django.dispatch import Signal, receiver
 
 from phm.tasks import publish
+from rounds.signals import league_changed
 from submissions.signals import hand_disqualified, hand_replaced, round_revealed
 
 # Sent inside the transaction that made a round final, with `round_id`: "results final" messages and webhooks
@@ -37,3 +38,11 @@ def results_after_replacement(sender, round_id, hand_id, actor=None, **kwargs):
     from .services.superseded import supersede_results
 
     supersede_results(round_id=round_id, hand_id=hand_id, actor=actor)
+
+
+@receiver(league_changed, dispatch_uid="scoring.winners_after_league_change")
+def winners_after_league_change(sender, league_id, actor=None, **kwargs):
+    """More (or fewer) tie-break rounds allowed can make or unmake computed joint winners (5.3a)."""
+    from .services import settle_computed_winners
+
+    settle_computed_winners(league_id, actor=actor)

@@ -19,6 +19,7 @@ from .. import signals
 from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
 from ..status import as_final, derive
 from .errors import ScoringConflict
+from .league import settle_computed_winners
 from .results import _clean_text, _require_moderator, scoring_round
 from .table import MATCH_IN_TABLE, build_match_table, in_table
 from .tally import note_results_changed, write_tally
@@ -126,6 +127,9 @@ def finalize_round(*, actor, round_id, force=False, now=None):
             note="; ".join(items.described()) if items else "",
         )
         signals.round_finalized.send(sender=RoundTally, round_id=round_id)
+        # The league's winners, as soon as its standings give them (5.3, 5.3a): last planned round or
+        # deciding tie-break round.
+        settle_computed_winners(round_.league_id, actor=actor, now=now)
     return round_
 
 
@@ -143,6 +147,7 @@ def reopen_round(*, actor, round_id, reason, now=None):
         rederive_matches(round_id, final=False)
         RoundTally.objects.filter(round_id=round_id).update(finalized_at=None, finalized_by=None)
         note_results_changed(round_id)
+        settle_computed_winners(round_.league_id, actor=actor, now=now)  # computed winners wait for it
         log_action(
             round_,
             "round.reopened",
