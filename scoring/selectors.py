@@ -5,12 +5,12 @@ number of queries whatever the number of hands (asserted in tests for 5 and 40 h
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, Sum
+from django.db.models import Prefetch
 
 from submissions.models import HandVersion
 from submissions.selectors import player_display_name
 
-from .models import BonusAward, Challenge, Match, MatchReport, MatchStatus
+from .models import Challenge, Match, MatchReport, MatchStatus
 from .services import compute_tally, hands_in_table, in_table, revealed_round_table, stored_tally
 
 
@@ -93,12 +93,12 @@ class ResultsTable:
 
 
 def results_table(round_, *, viewer=None, now=None, cells=True):
-    """The round's table as a matrix (ScoringNotFound before the reveal): 5-6 queries for any number of
+    """The round's table as a matrix (ScoringNotFound before the reveal): 4-5 queries for any number of
     hands. League points are the round's own (5.2); each row's bonus of this round is apart. With
     `cells=False` each row carries only `points_by_opponent` ({"number": points or None}): what the table API
     sends, without a cell object per match and side (a million of them for 1,000 hands)."""
     tally = revealed_round_table(round_, now)
-    hands = hands_in_table(round_.pk)
+    hands = hands_in_table(round_.pk, with_bonus=True)
     lines = stored_tally(round_.pk, hands) if tally.is_current else None
     stale = lines is None
     if stale:
@@ -112,12 +112,6 @@ def results_table(round_, *, viewer=None, now=None, cells=True):
         if match[1] in numbers and match[2] in numbers  # a disqualified hand's matches are out of the table
     ]
     by_hand = (_cell_rows if cells else _points_rows)(hands, numbers, matches)
-    bonus = dict(
-        BonusAward.objects.filter(round_id=round_.pk)
-        .values("player_id")
-        .annotate(total=Sum("points"))
-        .values_list("player_id", "total")
-    )
     viewer_id = getattr(viewer, "pk", None)
     rows = []
     for line in sorted(lines, key=lambda line: line.hand.number):
@@ -132,7 +126,7 @@ def results_table(round_, *, viewer=None, now=None, cells=True):
             league_points=line.league_points,
             rank=line.rank,
             mine=viewer_id is not None and hand.player_id == viewer_id,
-            bonus_points=bonus.get(hand.player_id, 0),
+            bonus_points=hand.round_bonus,
         )
         if not cells:
             row.points_by_opponent = by_hand[hand.pk]

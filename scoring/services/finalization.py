@@ -93,8 +93,8 @@ def finalize_round(*, actor, round_id, force=False, now=None):
         items = open_items(round_id)
         if items and not force:
             raise ScoringConflict(
-                f"Round {round_.code} has open disputes, challenges or matches needing a new result; resolve "
-                "them or finalize with force.",
+                f"Round {round_.code} has open disputes or challenges (or matches needing a new result); "
+                "resolve them or finalize with force.",
                 items=items.described(),
             )
         closed = Challenge.objects.filter(match__round_id=round_id, state=Challenge.State.OPEN).update(

@@ -115,3 +115,11 @@ def test_a_replacement_note_is_secret_while_the_round_takes_hands(
         client.force_login(bob)
         page = client.get(f"/rounds/{open_round.pk}/").content.decode()
         assert "Wheel of Torture" not in page and "similar hand (rule 4.2a):" not in page
+
+
+def test_the_review_page_counts_a_shorter_similar_hand_as_legal(client, open_round, kjeld_hand, moderator):
+    client.force_login(moderator)
+    with time_machine.travel(open_round.deadline, tick=False):
+        services.review_hand(actor=moderator, hand_id=kjeld_hand.pk, action="replace", cards=KJELD[:4])
+        page = client.get(f"/moderate/rounds/{open_round.pk}/hands/").content.decode()
+    assert "Illegal" not in page and "Wheel of Torture removed." in page
