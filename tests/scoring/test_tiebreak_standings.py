@@ -141,3 +141,18 @@ def _patch(client, user, league, body):
     api = APIClient()
     api.force_authenticate(user)
     return api.patch(f"/api/leagues/{league.pk}/", body, format="json")
+
+
+def test_the_league_page_sets_the_tiebreak_rounds_allowed(client, league, moderator, make_user):
+    client.force_login(moderator)
+    page = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "Tie-break rounds allowed (5.3a)" in page
+    url = f"/moderate/leagues/{league.pk}/settings/"
+    response = client.post(url, {"tiebreak_rounds_allowed": "3"}, follow=True)
+    assert "allows 3 tie-break rounds" in response.content.decode()
+    league.refresh_from_db()
+    assert league.tiebreak_rounds_allowed == 3
+    refused = client.post(url, {"tiebreak_rounds_allowed": "99"}, follow=True).content.decode()
+    assert "from 0 to 20" in refused
+    league.refresh_from_db()
+    assert league.tiebreak_rounds_allowed == 3
