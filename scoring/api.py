@@ -3,6 +3,7 @@ of
 service errors to statuses is in one place (`_answer`)."""
 
 from django.http import HttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -13,6 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rounds.models import League
+from rounds.round_api import RoundInputSerializer, RoundSerializer
+from rounds.services.leagues import standing_banned_entries
 from submissions.selectors import hands_of_round
 
 from . import exports, selectors, services
@@ -367,3 +370,25 @@ class RoundExportView(APIView):
         return HttpResponse(
             exports.results_bbcode(table, cards, notes), content_type="text/plain; charset=utf-8"
         )
+
+
+class LeagueTiebreakView(APIView):
+    """POST /api/leagues/{id}/tiebreak/ (rule 5.3a): the body of POST /api/rounds/ (its `league` aside; every
+    field optional: "Tie-break n", 5 cards, a week) → 201 an open round only the players tied for first may
+    enter; 409 when nobody is tied (or the league has its winners)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=RoundInputSerializer, responses={201: RoundSerializer})
+    def post(self, request, league_id):
+        incoming = RoundInputSerializer(data=request.data, partial=True)
+        try:
+            services.managed_league(request.user, league_id)
+            incoming.is_valid(raise_exception=True)
+            round_ = services.add_tiebreak_round(
+                actor=request.user, league_id=league_id, rules=incoming.rule_values(), open_now=True
+            )
+        except services.SCORING_ERRORS as error:
+            return _answer(error)
+        context = {"request": request, "now": timezone.now(), "standing": standing_banned_entries()}
+        return Response(RoundSerializer(round_, context=context).data, status=status.HTTP_201_CREATED)

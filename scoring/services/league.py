@@ -7,7 +7,8 @@ from django.utils import timezone
 
 from rounds.models import League
 from rounds.models.audit import log_action
-from rounds.services.leagues import can_manage_league, create_round
+from rounds.services.errors import RoundConflict, RoundInputError
+from rounds.services.leagues import can_manage_league, create_round, open_round
 
 from .. import signals
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
@@ -25,9 +26,10 @@ def managed_league(actor, league_id):
     return league
 
 
-def add_tiebreak_round(*, actor, league_id, now=None):
-    """A draft round open only to the players tied for first (5.3a), copying nothing but the league; the
-    moderator sets its rules and opens it like any round."""
+def add_tiebreak_round(*, actor, league_id, now=None, rules=None, open_now=False):
+    """A round open only to the players tied for first (5.3a). Without `rules`, a draft copying nothing but
+    the league: the moderator sets its rules and opens it like any round. With `rules` (the fields of a new
+    round) and `open_now`, it is opened at once (API: POST /api/leagues/{id}/tiebreak/)."""
     from ..standings import league_standings
 
     league = managed_league(actor, league_id)
@@ -48,24 +50,31 @@ def add_tiebreak_round(*, actor, league_id, now=None):
         )
     if standings.winners:
         raise ScoringConflict("This league already has its declared winners.")
-    with transaction.atomic():
-        round_ = create_round(
-            actor=actor,
-            league=league,
-            now=now,
-            title=f"Tie-break {len(standings.tiebreak_rounds) + 1}",
-            hand_size=5,
-            deadline=now + timedelta(days=TIEBREAK_DAYS),
-        )
-        round_.tiebreak = True
-        round_.save(update_fields=["tiebreak", "updated_at"])
-        round_.eligible_players.set([row.player for row in tied])
-        log_action(
-            round_,
-            "round.tiebreak_added",
-            actor=actor,
-            after={"players": sorted(row.player.get_username() for row in tied)},
-        )
+    values = {
+        "title": f"Tie-break {len(standings.tiebreak_rounds) + 1}",
+        "hand_size": 5,
+        "deadline": now + timedelta(days=TIEBREAK_DAYS),
+        **(rules or {}),
+    }
+    try:
+        with transaction.atomic():
+            round_ = create_round(actor=actor, league=league, now=now, **values)
+            round_.tiebreak = True
+            round_.save(update_fields=["tiebreak", "updated_at"])
+            # The eligible players are set before the round opens: its invitation goes to them only.
+            round_.eligible_players.set([row.player for row in tied])
+            log_action(
+                round_,
+                "round.tiebreak_added",
+                actor=actor,
+                after={"players": sorted(row.player.get_username() for row in tied)},
+            )
+            if open_now:
+                round_ = open_round(actor=actor, round_id=round_.pk, now=now)
+    except RoundInputError as error:
+        raise ScoringInputError(error.errors) from None
+    except RoundConflict as error:
+        raise ScoringConflict(str(error)) from None
     return round_
 
 

@@ -156,3 +156,24 @@ def test_the_league_page_sets_the_tiebreak_rounds_allowed(client, league, modera
     assert "from 0 to 20" in refused
     league.refresh_from_db()
     assert league.tiebreak_rounds_allowed == 3
+
+
+def test_the_tiebreak_api_opens_a_round_only_the_tied_players_may_enter(tied_league, moderator, api_client):
+    from rounds.models import Round
+
+    league, (p1, p2) = tied_league
+    url = f"/api/leagues/{league.pk}/tiebreak/"
+    api_client.force_authenticate(p1)
+    assert api_client.post(url, {}, format="json").status_code == 403
+    api_client.force_authenticate(moderator)
+    deadline = (timezone.now() + timedelta(days=3)).isoformat()
+    assert api_client.post(url, {"hand_size": 0, "deadline": deadline}, format="json").status_code == 400
+    response = api_client.post(url, {"title": "Decider", "hand_size": 3, "deadline": deadline}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["state"], body["hand_size"], body["title"]) == ("open", 3, "Decider")
+    round_ = Round.objects.get(pk=body["id"])
+    assert round_.tiebreak and set(round_.eligible_players.all()) == {p1, p2}
+    services.declare_winners(actor=moderator, league_id=league.pk, usernames=[p1.username])
+    refused = api_client.post(url, {"deadline": deadline}, format="json")
+    assert refused.status_code == 409
