@@ -45,6 +45,13 @@ KINDS = [
         "Moderator's decisions",
         "The moderator decided a disputed or challenged match of yours.",
     ),
+    Kind(
+        "match.needs_result",
+        "Matches needing a new result",
+        "A hand in one of your matches was replaced or disqualified by the moderator (rule 4.2a) after "
+        "results were reported: report the match again (or it no longer counts).",
+        digest=False,
+    ),
     Kind("results.final", "Results final", "Your points, League points and rank when a round is final."),
     Kind("league.finished", "League finished", "A league you played in has its winners."),
 ]

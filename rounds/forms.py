@@ -37,6 +37,13 @@ class LeagueForm(forms.Form):
     rounds_planned = forms.IntegerField(
         min_value=1, max_value=20, initial=4, help_text="Normally 4 (rule 5.1)."
     )
+    tiebreak_rounds_allowed = forms.IntegerField(
+        min_value=0,
+        max_value=20,
+        initial=1,
+        help_text="Rule 5.3a: players still level for first after this many tie-break rounds are joint "
+        "winners.",
+    )
     moderators = forms.ModelMultipleChoiceField(
         queryset=get_user_model().objects.none(),
         required=False,

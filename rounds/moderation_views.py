@@ -88,6 +88,7 @@ def league_create(request):
                 actor=request.user,
                 name=form.cleaned_data["name"],
                 rounds_planned=form.cleaned_data["rounds_planned"],
+                tiebreak_rounds_allowed=form.cleaned_data["tiebreak_rounds_allowed"],
                 moderators=list(form.cleaned_data["moderators"]),
             )
         except RoundInputError as error:

@@ -4,7 +4,7 @@ from django.db.models import Count
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
@@ -32,7 +32,16 @@ class LeagueSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = League
-        fields = ["id", "name", "number", "rounds_planned", "state", "moderators", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "number",
+            "rounds_planned",
+            "tiebreak_rounds_allowed",
+            "state",
+            "moderators",
+            "created_at",
+        ]
         read_only_fields = ["id", "number", "state", "moderators", "created_at"]
 
 
@@ -220,10 +229,49 @@ class LeagueCreateView(generics.GenericAPIView):
                 actor=request.user,
                 name=incoming.validated_data["name"],
                 rounds_planned=incoming.validated_data.get("rounds_planned", 4),
+                tiebreak_rounds_allowed=incoming.validated_data.get("tiebreak_rounds_allowed", 1),
             )
         except RoundInputError as error:
             raise ApiValidationError(error.errors) from error
         return Response(self.get_serializer(league).data, status=status.HTTP_201_CREATED)
+
+
+class LeagueChangeSerializer(serializers.Serializer):
+    tiebreak_rounds_allowed = serializers.IntegerField(
+        min_value=0,
+        max_value=league_services.MAX_TIEBREAK_ROUNDS,
+        help_text="Rule 5.3a: still level for first after this many tie-break rounds, players are joint "
+        "winners.",
+    )
+
+
+class LeagueDetailView(APIView):
+    """GET /api/leagues/{id}/ (anyone) · PATCH (a moderator of the league): its settings."""
+
+    @extend_schema(responses=LeagueSerializer)
+    def get(self, request, league_id):
+        league = League.objects.filter(pk=league_id).first()
+        if league is None:
+            raise NotFound("No such league.")
+        return Response(LeagueSerializer(league).data)
+
+    @extend_schema(request=LeagueChangeSerializer, responses=LeagueSerializer)
+    def patch(self, request, league_id):
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        league = League.objects.filter(pk=league_id).first()
+        if league is None:
+            raise NotFound("No such league.")
+        _require_manager(request, league)
+        incoming = LeagueChangeSerializer(data=request.data, partial=True)
+        incoming.is_valid(raise_exception=True)
+        try:
+            league = league_services.update_league(
+                actor=request.user, league_id=league.pk, **incoming.validated_data
+            )
+        except (RoundInputError, RoundConflict) as error:
+            raise _as_api_error(error) from error
+        return Response(LeagueSerializer(league).data)
 
 
 class FollowSerializer(serializers.Serializer):

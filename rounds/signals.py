@@ -38,3 +38,6 @@ deadline_set = Signal()
 # Sent inside the transaction that opened a round, with `round_id`: whatever tells people about it (site
 # notifications, e-mail, webhooks) is written to the outbox in that same transaction.
 round_opened = Signal()
+# Sent inside the transaction that changed a league's settings (e.g. the tie-break rounds allowed, 5.3a), with
+# `league_id` and `actor`: scoring settles the league's computed winners again.
+league_changed = Signal()

@@ -3,6 +3,7 @@ of
 service errors to statuses is in one place (`_answer`)."""
 
 from django.http import HttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -13,6 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rounds.models import League
+from rounds.round_api import RoundInputSerializer, RoundSerializer
+from rounds.services.leagues import standing_banned_entries
 from submissions.selectors import hands_of_round
 
 from . import exports, selectors, services
@@ -135,6 +138,17 @@ class StandingSerializer(serializers.Serializer):
     bonus_points = serializers.IntegerField()
     rounds = serializers.SerializerMethodField(help_text="Round id -> League points (0: not played).")
     played = serializers.SerializerMethodField()
+    tiebreak_points = serializers.IntegerField(
+        allow_null=True,
+        help_text="League points in the final tie-break rounds (5.3a), summed; null when the player has "
+        "none. The tie-break rounds rank the players tied for first, in order: the first decides, then "
+        "the next.",
+    )
+    winner = serializers.BooleanField(
+        help_text="The league's winner, or one of its joint winners: declared by a moderator, or given by "
+        "the standings (sole leader, leader after the tie-break rounds, or still level after the last "
+        "allowed)."
+    )
 
     def get_rounds(self, row) -> dict[str, int]:
         return {str(round_id): points for round_id, points in row.rounds.items()}
@@ -150,7 +164,10 @@ class TableRowSerializer(serializers.Serializer):
     hand_name = serializers.CharField()
     cells = serializers.SerializerMethodField()
     points = serializers.IntegerField()
-    league_points = serializers.IntegerField()
+    league_points = serializers.IntegerField(
+        help_text="The round's League points (rule 5.2), before bonus; the standings' total adds bonus."
+    )
+    bonus_points = serializers.IntegerField(help_text="Bonus League points awarded in this round (6.2, 7.7).")
     rank = serializers.IntegerField()
 
     def get_cells(self, row) -> dict[str, int | None]:
@@ -347,7 +364,31 @@ class RoundExportView(APIView):
                 f'attachment; filename="results-{round_.code.replace(":", "-")}.csv"'
             )
             return response
-        cards = {
-            hand.pk: hand.current_version.cards for hand in hands_of_round(round_) if hand.current_version
-        }
-        return HttpResponse(exports.results_bbcode(table, cards), content_type="text/plain; charset=utf-8")
+        hands = [hand for hand in hands_of_round(round_) if hand.current_version]
+        cards = {hand.pk: hand.current_version.cards for hand in hands}
+        notes = {hand.pk: hand.current_version.changes_note for hand in hands}
+        return HttpResponse(
+            exports.results_bbcode(table, cards, notes), content_type="text/plain; charset=utf-8"
+        )
+
+
+class LeagueTiebreakView(APIView):
+    """POST /api/leagues/{id}/tiebreak/ (rule 5.3a): the body of POST /api/rounds/ (its `league` aside; every
+    field optional: "Tie-break n", 5 cards, a week) → 201 an open round only the players tied for first may
+    enter; 409 when nobody is tied (or the league has its winners)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=RoundInputSerializer, responses={201: RoundSerializer})
+    def post(self, request, league_id):
+        incoming = RoundInputSerializer(data=request.data, partial=True)
+        try:
+            services.managed_league(request.user, league_id)
+            incoming.is_valid(raise_exception=True)
+            round_ = services.add_tiebreak_round(
+                actor=request.user, league_id=league_id, rules=incoming.rule_values(), open_now=True
+            )
+        except services.SCORING_ERRORS as error:
+            return _answer(error)
+        context = {"request": request, "now": timezone.now(), "standing": standing_banned_entries()}
+        return Response(RoundSerializer(round_, context=context).data, status=status.HTTP_201_CREATED)

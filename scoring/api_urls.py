@@ -24,6 +24,7 @@ urlpatterns = [
     path(
         "leagues/<int:league_id>/standings/", api.LeagueStandingsView.as_view(), name="api-league-standings"
     ),
+    path("leagues/<int:league_id>/tiebreak/", api.LeagueTiebreakView.as_view(), name="api-league-tiebreak"),
     path("matches/<int:match_id>/reports/", api.MatchReportsView.as_view(), name="api-match-reports"),
     path(
         "matches/<int:match_id>/challenges/", api.MatchChallengesView.as_view(), name="api-match-challenges"

@@ -30,10 +30,11 @@ def forum_rows(table):
     ]
 
 
-def results_bbcode(table, cards_by_hand):
+def results_bbcode(table, cards_by_hand, notes_by_hand=None):
     """The results post: title, the matrix in a [code] block, then each hand by rank with its result and
     cards.
-    `cards_by_hand` maps hand ids to their current card names."""
+    `cards_by_hand` maps hand ids to their current card names; `notes_by_hand` to what a moderator's similar
+    hand changed (4.2a), when it was replaced."""
     round_ = table.round
     state = "final results" if table.final else "provisional results (not final yet)"
     blocks = [f"[b]Results — {round_.code} {bbcode_text(round_.title)}: {state}[/b]"]
@@ -44,6 +45,9 @@ def results_bbcode(table, cards_by_hand):
             f"{row.league_points} League points",
             card_line(cards_by_hand.get(row.hand.pk, [])),
         ]
+        note = (notes_by_hand or {}).get(row.hand.pk)
+        if note:
+            lines.append(f"[i]{bbcode_text(note)}[/i]")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 

@@ -9,7 +9,8 @@ from django.views.decorators.http import require_POST
 from rounds.models import League
 from rounds.moderation_views import moderator_required
 from rounds.selectors import is_following
-from rounds.services.leagues import can_manage_league
+from rounds.services.errors import RoundInputError
+from rounds.services.leagues import can_manage_league, update_league
 
 from . import charts, services
 from .standings import league_standings
@@ -91,4 +92,25 @@ def league_winners(request, league_id):
         messages.error(request, services.message_for(error))
         return redirect("scoring:league", league_id)
     messages.success(request, f"The winners of {league.name} are declared.")
+    return redirect("scoring:league", league_id)
+
+
+@moderator_required
+@require_POST
+def league_settings(request, league_id):
+    """The league's tie-break rounds allowed (5.3a), from the league page."""
+    league = get_object_or_404(League, pk=league_id)
+    if not can_manage_league(request.user, league):
+        raise Http404("No such league.")
+    try:
+        allowed = int(request.POST.get("tiebreak_rounds_allowed", ""))
+    except ValueError:
+        messages.error(request, "Give the number of tie-break rounds allowed as a whole number, e.g. 1.")
+        return redirect("scoring:league", league_id)
+    try:
+        update_league(actor=request.user, league_id=league.pk, tiebreak_rounds_allowed=allowed)
+    except RoundInputError as error:
+        messages.error(request, " ".join(" ".join(reasons) for reasons in error.errors.values()))
+        return redirect("scoring:league", league_id)
+    messages.success(request, f"{league.name} allows {allowed} tie-break round{'s' if allowed != 1 else ''}.")
     return redirect("scoring:league", league_id)

@@ -35,6 +35,8 @@ class MatchStatus(models.TextChoices):
     SET = "set", "Set by the moderator"
     CHALLENGED = "challenged", "Challenged"
     FINAL = "final", "Final"
+    # Rule 4.2a: one of its hands was replaced after results existed; the old reports are superseded.
+    NEEDS_RESULT = "needs_result", "Needs a new result"
 
 
 class Match(models.Model):
@@ -58,6 +60,11 @@ class Match(models.Model):
     )
     decided_note = models.TextField(blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
+    needs_new_result = models.BooleanField(
+        default=False,
+        help_text="A hand of this match was replaced (4.2a) after results existed: until someone reports "
+        "again, it has no result and the round cannot be finalized without force.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -112,6 +119,9 @@ class MatchReport(models.Model):
     version = models.PositiveSmallIntegerField(default=1)
     is_current = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Kept in the history, never deleted: a report about a hand that a moderator replaced or disqualified.
+    superseded_at = models.DateTimeField(null=True, blank=True)
+    superseded_note = models.TextField(blank=True)
 
     class Meta:
         ordering = ["match_id", "created_at", "pk"]
@@ -217,14 +227,15 @@ class BonusAward(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bonus_awards"
     )
-    points = models.IntegerField(help_text="League points; negative to correct an earlier award.")
+    points = models.IntegerField(help_text="League points earned (6.2, 7.7a): always positive.")
     reason = models.TextField()
     awarded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["round_id", "created_at", "pk"]
-        constraints = [models.CheckConstraint(condition=~Q(points=0), name="bonus_not_zero")]
+        # Rules 6.2 and 7.7a know earned bonus points only, no penalties.
+        constraints = [models.CheckConstraint(condition=Q(points__gt=0), name="bonus_positive")]
 
     def __str__(self):
         return f"{self.points:+d} League points for {self.player_id} in round {self.round_id}"

@@ -102,6 +102,54 @@ def result_set(match_id):
     )
 
 
+def results_superseded(hand, match_ids, *, disqualified):
+    """Rule 4.2a: a hand was replaced (its matches need a new result) or disqualified (its matches no longer
+    count) after results were reported; its player and every opponent in those matches are told, once each."""
+    matches = list(
+        Match.objects.filter(pk__in=match_ids)
+        .select_related("round__league", "hand_a__player__profile", "hand_b__player__profile")
+        .order_by("hand_a__number", "hand_b__number")
+    )
+    if not matches:
+        return
+    round_ = matches[0].round
+    number = hand.number_label
+    mine = {}
+    for match in matches:
+        for player in _players(match):
+            mine.setdefault(player.pk, (player, []))[1].append(match)
+    path = reverse("scoring:results", args=[round_.pk])
+    if disqualified:
+        what = f"hand {number} was disqualified after results were reported"
+        verb = "no longer count"
+    else:
+        what = f"hand {number} was replaced by a similar hand after results were reported"
+        verb = "need a new result"
+
+    def build(user):
+        own = mine[user.pk][1]
+        labels = ", ".join(f"{m.hand_a.number_label} v {m.hand_b.number_label}" for m in own)
+        count = f"{len(own)} match{'es' if len(own) != 1 else ''}"
+        return Notice(
+            text=f"{round_.code}: {what} (rule 4.2a): {count} of yours {verb} ({labels}).",
+            path=f"{path}?rows=mine" if not disqualified else path,
+            subject=f"[PHM] {round_.code}: {count} of yours {verb}",
+            template="scoring/email/needs_result.txt",
+            context={
+                "round": round_,
+                "what": what,
+                "verb": verb,
+                "matches": own,
+                "disqualified": disqualified,
+            },
+            action_label="See the results" if disqualified else "Report again",
+        )
+
+    outbox.notify(
+        [player for player, _ in mine.values()], kind="match.needs_result", round_=round_, build=build
+    )
+
+
 def _current_reports(match):
     """The two players' current reports, as (player name, "a-b") — what each side said."""
     reports = MatchReport.objects.filter(match=match, is_current=True, side__in=["a", "b"]).order_by("side")

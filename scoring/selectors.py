@@ -41,9 +41,10 @@ class Row:
     hand_name: str
     cells: list
     points: int
-    league_points: int
+    league_points: int  # the round's own (rule 5.2), before bonus: the standings add bonus apart
     rank: int
     mine: bool = False
+    bonus_points: int = 0  # awarded in this round (6.2, 7.7), not in league_points
 
 
 @dataclass
@@ -67,6 +68,11 @@ class ResultsTable:
         return sum(self.status_counts.values())
 
     @property
+    def needs_result(self):
+        """How many matches need a new result (4.2a): a hand was replaced after results existed."""
+        return self.status_counts[MatchStatus.NEEDS_RESULT]
+
+    @property
     def status_summary(self):
         """[(words, count)] for the statuses that occur, in the order a round goes through them."""
         words = {
@@ -75,6 +81,7 @@ class ResultsTable:
             MatchStatus.SET: "set by the moderator",
             MatchStatus.DISPUTED: "disputed",
             MatchStatus.CHALLENGED: "challenged",
+            MatchStatus.NEEDS_RESULT: "need a new result",
             MatchStatus.UNREPORTED: "unreported",
             MatchStatus.FINAL: "final",
         }
@@ -87,10 +94,11 @@ class ResultsTable:
 
 def results_table(round_, *, viewer=None, now=None, cells=True):
     """The round's table as a matrix (ScoringNotFound before the reveal): 4-5 queries for any number of
-    hands. With `cells=False` each row carries only `points_by_opponent` ({"number": points or None}): what
-    the table API sends, without a cell object per match and side (a million of them for 1,000 hands)."""
+    hands. League points are the round's own (5.2); each row's bonus of this round is apart. With
+    `cells=False` each row carries only `points_by_opponent` ({"number": points or None}): what the table API
+    sends, without a cell object per match and side (a million of them for 1,000 hands)."""
     tally = revealed_round_table(round_, now)
-    hands = hands_in_table(round_.pk)
+    hands = hands_in_table(round_.pk, with_bonus=True)
     lines = stored_tally(round_.pk, hands) if tally.is_current else None
     stale = lines is None
     if stale:
@@ -118,6 +126,7 @@ def results_table(round_, *, viewer=None, now=None, cells=True):
             league_points=line.league_points,
             rank=line.rank,
             mine=viewer_id is not None and hand.player_id == viewer_id,
+            bonus_points=hand.round_bonus,
         )
         if not cells:
             row.points_by_opponent = by_hand[hand.pk]
@@ -209,7 +218,8 @@ def current_cards(hand_ids):
 
 
 def moderator_queue(round_id):
-    """What needs the moderator: disputes, open challenges, and matches nobody reported (three queries)."""
+    """What needs the moderator: disputes, open challenges, matches needing a new result (4.2a) and matches
+    nobody reported (four queries)."""
     in_this_round = Match.objects.filter(in_table(), round_id=round_id).select_related(
         "hand_a__player__profile", "hand_b__player__profile"
     )
@@ -226,6 +236,9 @@ def moderator_queue(round_id):
             in_this_round.filter(status=MatchStatus.CHALLENGED)
             .prefetch_related(open_challenges)
             .order_by("hand_a__number", "hand_b__number")
+        ),
+        "needs_result": list(
+            in_this_round.filter(status=MatchStatus.NEEDS_RESULT).order_by("hand_a__number", "hand_b__number")
         ),
         "unreported": list(
             in_this_round.filter(status=MatchStatus.UNREPORTED).order_by("hand_a__number", "hand_b__number")

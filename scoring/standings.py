@@ -30,7 +30,9 @@ class StandingRow:
     bonus_reasons: list = field(default_factory=list)
     rank: int = 0
     cells: list = field(default_factory=list)  # [(round, League points or None when not played)], for pages
-    tiebreak_points: int | None = None
+    tiebreak_points: int | None = None  # League points summed over the final tie-break rounds (5.3a)
+    tiebreak_cells: list = field(default_factory=list)  # League points per final tie-break round, in order
+    winner: bool = False
 
     @property
     def round_points(self):
@@ -49,7 +51,9 @@ class LeagueStandings:
     rows: list  # best first
     tiebreak_rounds: list
     tiebreak_points: dict  # player id -> League points summed over final tie-break rounds
-    winners: list  # declared by a moderator
+    winners: list  # declared by a moderator (empty when the league's stored winners were computed)
+    computed_winners: list = field(default_factory=list)  # rows: who won by the standings (5.3, 5.3a)
+    still_tied: list = field(default_factory=list)  # rows still sharing the lead after the tie-breaks
 
     @property
     def provisional(self):
@@ -65,19 +69,31 @@ class LeagueStandings:
         return [row for row in self.rows if row.rank == 1]
 
     @property
+    def final_tiebreak_rounds(self):
+        return [round_ for round_ in self.tiebreak_rounds if round_.state == RoundState.FINAL]
+
+    @property
     def tied_for_first(self):
-        """Rule 5.3a: the players sharing the most League points at the end of the league."""
-        return self.leaders if self.complete and len(self.leaders) > 1 else []
+        """Rule 5.3a: the players sharing the most League points at the end of the league, and still level
+        after the final tie-break rounds played so far: who a further tie-break round is for. Empty once the
+        league has its winners."""
+        if not self.complete or self.winner_rows:
+            return []
+        return self.still_tied if len(self.still_tied) > 1 else []
+
+    @property
+    def joint_winners(self):
+        return len(self.winner_rows) > 1
 
     @property
     def winner_rows(self):
-        """Who won: declared winners, else the sole leader of a complete league."""
+        """Who won: the winners a moderator declared, else those the standings give (5.3, 5.3a) — the sole
+        leader of a complete league, the leader after its tie-break rounds (played in order), or the players
+        still level after the number of tie-break rounds the moderator allowed (joint winners)."""
         if self.winners:
             declared = {user.pk for user in self.winners}
             return [row for row in self.rows if row.player.pk in declared]
-        if self.complete and len(self.leaders) == 1:
-            return self.leaders
-        return []
+        return self.computed_winners
 
     def chart_series(self, top=8):
         """(name, [League points per round]) for the top players: what the standings chart draws."""
@@ -198,19 +214,54 @@ def _standings(league, rounds, tiebreaks, points, awards, winners):
     for row, rank in zip(ordered, shared_ranks([row.league_points for row in ordered]), strict=True):
         row.rank = rank
         row.cells = [(r, row.rounds[r.pk] if r.pk in row.played else None) for r in rounds]
+    final_tiebreaks = [round_ for round_ in tiebreaks if round_.state == RoundState.FINAL]
     tiebreak_points = defaultdict(int)
-    for round_ in tiebreaks:
-        if round_.state == RoundState.FINAL:
-            for player_id, (value, _) in points.get(round_.pk, {}).items():
-                tiebreak_points[player_id] += value
+    for round_ in final_tiebreaks:
+        for player_id, (value, _) in points.get(round_.pk, {}).items():
+            tiebreak_points[player_id] += value
     for player_id, value in tiebreak_points.items():
         if player_id in rows:
             rows[player_id].tiebreak_points = value
+    leaders = [row for row in ordered if row.rank == 1]
+    still_tied = leaders
+    if len(leaders) > 1:
+        ordered, still_tied = _rank_by_tiebreaks(ordered, leaders, final_tiebreaks, points)
+    complete = all(round_.state == RoundState.FINAL for round_ in rounds) and len(rounds) >= (
+        league.rounds_planned
+    )
+    # One leader, or joint winners when still level after the last tie-break round allowed (5.3a).
+    decided = len(still_tied) == 1 or len(final_tiebreaks) >= league.tiebreak_rounds_allowed
+    computed = still_tied if complete and still_tied and decided else []
+    declared = [] if league.winners_computed else list(winners)
+    winner_ids = {user.pk for user in declared} if declared else {row.player.pk for row in computed}
+    for row in ordered:
+        row.winner = row.player.pk in winner_ids
     return LeagueStandings(
         league=league,
         rounds=rounds,
         rows=ordered,
         tiebreak_rounds=tiebreaks,
         tiebreak_points=dict(tiebreak_points),
-        winners=winners,
+        winners=declared,
+        computed_winners=computed,
+        still_tied=still_tied,
     )
+
+
+def _rank_by_tiebreaks(ordered, leaders, final_tiebreaks, points):
+    """Rule 5.3a: the players tied for first are ranked by the final tie-break rounds, in order — the first
+    decides, and only if still level the next (a round a player did not play counts 0 for them). Returns the
+    rows re-ordered and re-ranked within the tied group, and the rows still level at the top."""
+
+    def record(row):
+        return tuple(points.get(round_.pk, {}).get(row.player.pk, (0, None))[0] for round_ in final_tiebreaks)
+
+    for row in leaders:
+        row.tiebreak_cells = list(record(row))
+    group = sorted(leaders, key=lambda row: tuple(-value for value in record(row)))
+    records = [record(row) for row in group]
+    for position, row in enumerate(group):
+        level = position > 0 and records[position] == records[position - 1]
+        row.rank = group[position - 1].rank if level else position + 1
+    still_tied = [row for row in group if row.rank == 1]
+    return group + ordered[len(leaders) :], still_tied

@@ -17,9 +17,10 @@ class Standing:
     points_b: int | None
 
 
-def derive(*, side_a=None, side_b=None, decision=None, challenged=False, final=False):
+def derive(*, side_a=None, side_b=None, decision=None, challenged=False, final=False, needs_result=False):
     """`side_a`/`side_b`: the (points_a, points_b) each player reported, or None; `decision`: the moderator's
-    (points_a, points_b) or None; `challenged`: an open challenge exists; `final`: the round is final."""
+    (points_a, points_b) or None; `challenged`: an open challenge exists; `final`: the round is final;
+    `needs_result`: a hand was replaced (4.2a) after results existed, and nothing was reported since."""
     if decision is not None:
         status, result = MatchStatus.SET, decision
     elif side_a is not None and side_b is not None:
@@ -27,7 +28,7 @@ def derive(*, side_a=None, side_b=None, decision=None, challenged=False, final=F
     elif side_a is not None or side_b is not None:
         status, result = MatchStatus.REPORTED, side_a or side_b
     else:
-        status, result = MatchStatus.UNREPORTED, None
+        status, result = (MatchStatus.NEEDS_RESULT if needs_result else MatchStatus.UNREPORTED), None
     if challenged:
         status = MatchStatus.CHALLENGED
     standing = Standing(status, *(result or (None, None)))

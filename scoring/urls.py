@@ -24,4 +24,5 @@ urlpatterns = [
     ),
     path("moderate/leagues/<int:league_id>/tiebreak/", league_views.league_tiebreak, name="league-tiebreak"),
     path("moderate/leagues/<int:league_id>/winners/", league_views.league_winners, name="league-winners"),
+    path("moderate/leagues/<int:league_id>/settings/", league_views.league_settings, name="league-settings"),
 ]

@@ -52,7 +52,9 @@ def results(request, round_id):
     except services.ScoringNotFound:
         raise Http404("The results of this round are not open yet.") from None
     mine = next((row for row in table.rows if row.mine), None)
-    cards = {hand.pk: hand.current_version.cards for hand in hands_of_round(round_) if hand.current_version}
+    hands = [hand for hand in hands_of_round(round_) if hand.current_version]
+    cards = {hand.pk: hand.current_version.cards for hand in hands}
+    notes = {hand.pk: hand.current_version.changes_note for hand in hands}
     only_mine = request.GET.get("rows") == "mine" and mine is not None
     context = {
         "round": round_,
@@ -65,7 +67,7 @@ def results(request, round_id):
         "can_manage": can_manage_league(request.user, round_.league),
         "outcomes": OUTCOMES,
         "cards": cards,
-        "results_bbcode": exports.results_bbcode(table, cards),
+        "results_bbcode": exports.results_bbcode(table, cards, notes),
         "by_players": selectors.decisions_by_players(round_),
         "chart": charts.bar_chart(
             [(f"{row.number:02d} {row.player}", row.league_points) for row in table.by_rank],

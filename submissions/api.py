@@ -66,6 +66,12 @@ class MyHandSerializer(serializers.Serializer):
     flagged = serializers.BooleanField(source="hand.flagged")
     flag_message = serializers.CharField(source="hand.flag_message")
     notice = serializers.CharField(source="hand.notice")
+    replaced = serializers.CharField(
+        source="version.changes_note",
+        allow_null=True,
+        help_text="Rule 4.2a: what the moderator's similar hand removed or replaced; empty otherwise.",
+    )
+    card_changes = serializers.JSONField(source="version.card_changes")
 
 
 class RevealedHandSerializer(serializers.Serializer):
@@ -80,6 +86,21 @@ class RevealedHandSerializer(serializers.Serializer):
     status = serializers.CharField()
     notice = serializers.CharField()
     committed_text = serializers.SerializerMethodField()
+    replaced = serializers.SerializerMethodField(
+        help_text="Rule 4.2a: the moderator's note of the cards their similar hand removed or replaced; null "
+        "when the hand was not replaced."
+    )
+    card_changes = serializers.SerializerMethodField(
+        help_text='{"removed": [names], "replaced": [{"card", "by"}], "added": [names]}, or null.'
+    )
+
+    def get_replaced(self, hand) -> str | None:
+        version = hand.current_version
+        return (version.changes_note or None) if version is not None else None
+
+    def get_card_changes(self, hand) -> dict | None:
+        version = hand.current_version
+        return (version.card_changes or None) if version is not None and version.changes_note else None
 
     def get_nonce(self, hand) -> str | None:
         # Published at the reveal only: a reviewing moderator before the deadline sees cards, not nonces.

@@ -37,7 +37,8 @@ def hands_posted(round_, hands):
             reason = f": {bbcode_text(hand.disqualification_reason)}" if hand.disqualification_reason else ""
             lines.append(f"[i]Disqualified (rule 4.2a){reason}[/i]")
         elif hand.status == HandStatus.REPLACED:
-            lines.append("[i]Replaced by a similar hand (rule 4.2a)[/i]")
+            note = hand.current_version.changes_note if hand.current_version else ""
+            lines.append(f"[i]{bbcode_text(note or 'Replaced by a similar hand (rule 4.2a).')}[/i]")
         if hand.notice:
             lines.append(f"[i]{bbcode_text(hand.notice)}[/i]")
         blocks.append("\n".join(lines))

@@ -100,6 +100,9 @@ class HandVersion(models.Model):
     )
     submitted_at = models.DateTimeField()
     is_current = models.BooleanField(default=True)
+    # A moderator's similar hand (4.2a): which cards of the previous version it removed or replaced,
+    # {"removed": [names], "replaced": [{"card", "by"}], "added": [names]}; empty for a player's version.
+    card_changes = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["hand_id", "number"]
@@ -116,6 +119,13 @@ class HandVersion(models.Model):
 
     def __str__(self):
         return f"Version {self.number} of hand #{self.hand_id}"
+
+    @property
+    def changes_note(self):
+        """What a moderator's similar hand changed, as a sentence ("" for a player's version)."""
+        from .similar_hands import describe_card_changes
+
+        return describe_card_changes(self.card_changes) if self.source == self.Source.MODERATOR else ""
 
 
 class HandReview(models.Model):

@@ -5,6 +5,7 @@ Every write that depends on the deadline locks the round row first, then reads t
 reveal can therefore never interleave, and a request that waited for the lock past the deadline is refused.
 """
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ from rounds.variants import MAX_DECISION_TEXT
 
 from . import commitments, notifications, selectors, signals
 from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
+from .similar_hands import card_changes
 
 logger = logging.getLogger(__name__)
 
@@ -551,7 +553,9 @@ def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=
     hand = reviewable_hand(actor, hand_id, now)
     with transaction.atomic():
         round_ = _lock_round_shared(hand.round_id)
-        hand = Hand.objects.select_for_update().select_related("player").get(pk=hand.pk)
+        # Only the hand's row: locking its player's row too would deadlock with a report by that player, whose
+        # insert checks the player's key while this review waits for the round's tally (4.2a supersession).
+        hand = Hand.objects.select_for_update(of=("self",)).select_related("player").get(pk=hand.pk)
         moment = now or timezone.now()
         past_deadline = not round_.accepts_hands_at(moment)
         if action in AFTER_DEADLINE_ONLY and not past_deadline:
@@ -599,22 +603,49 @@ def _apply_review(hand, round_, actor, action, message, cards, name, moment):
     if action == Action.DISQUALIFY:
         before = {"status": hand.status}
         hand.status, hand.disqualification_reason = HandStatus.DISQUALIFIED, message
-        signals.hand_disqualified.send(sender=Hand, round_id=round_.pk, hand_id=hand.pk)
+        signals.hand_disqualified.send(sender=Hand, round_id=round_.pk, hand_id=hand.pk, actor=actor)
         return before, {"status": HandStatus.DISQUALIFIED}
-    # REPLACE: a similar hand, legal under the round's rules, as a new version by the moderator.
+    return _replace_with_similar_hand(hand, round_, actor, cards, moment)
+
+
+def _replace_with_similar_hand(hand, round_, actor, cards, moment):
+    """Rule 4.2a: "a similar hand, in which any cards causing that hand to be illegal have been removed or
+    replaced". Removing cards makes it shorter than the round's hand size, so the replacement may have from
+    one card up to the hand size; otherwise it must be legal under the round's rules. The new version records
+    which cards it removed or replaced, for everyone to see with the hand after the reveal."""
     cards = _clean_cards(cards if cards is not None else [])
     if not cards:
         raise HandInputError({"cards": ["Give the cards of the similar hand."]})
-    verdict = judge(round_, cards)
+    if len(cards) > round_.hand_size:
+        raise HandInputError(
+            {
+                "cards": [
+                    f"A similar hand has at most the round's {round_.hand_size} cards, not {len(cards)}: "
+                    "rule 4.2a removes or replaces cards, it adds none."
+                ]
+            }
+        )
+    # The round's rules but its hand size: the count was checked above (at most N, at least one).
+    rules = dataclasses.replace(rules_for_round(round_), hand_size=None)
+    verdict = check_hand(cards, rules)
     if not verdict.legal:
         raise IllegalHand(verdict)
     previous = _lower_current_version(hand)
+    old_cards = list(previous.cards) if previous else []
     version = _new_version(
-        hand, round_, hand.player, hand.name, verdict.names, [], moment, previous, by=actor
+        hand, round_, hand.player, hand.name, verdict.names, [], moment, previous, by=actor, save=False
     )
-    before = {"status": hand.status, "cards": previous.cards if previous else []}
+    version.card_changes = card_changes(old_cards, version.cards)
+    version.save(force_insert=True)
+    before = {"status": hand.status, "cards": old_cards}
     hand.status = HandStatus.REPLACED
-    return before, {"status": HandStatus.REPLACED, "cards": version.cards, "version": version.number}
+    signals.hand_replaced.send(sender=Hand, round_id=round_.pk, hand_id=hand.pk, actor=actor)
+    return before, {
+        "status": HandStatus.REPLACED,
+        "cards": version.cards,
+        "version": version.number,
+        "card_changes": version.card_changes,
+    }
 
 
 # Reveal -----------------------------------------------------------------------------------------------------

@@ -12,6 +12,9 @@ round_revealed = Signal()
 hands_revealed = Signal()
 # Sent inside the transaction that disqualified a hand: `round_id`, `hand_id`.
 hand_disqualified = Signal()
+# Sent inside the transaction that replaced a hand by a moderator's similar hand (4.2a), with the round locked
+# shared and the hand locked: `round_id`, `hand_id`, `actor`.
+hand_replaced = Signal()
 
 
 @receiver(deadline_set, dispatch_uid="submissions.schedule_reveal")

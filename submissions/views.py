@@ -271,7 +271,10 @@ def _judge_all(round_, hands):
     verdict = check_hand(inputs, rules)
     for hand, (start, count) in zip(hands, spans, strict=True):
         hand.card_verdicts = verdict.cards[start : start + count]
-        hand.legal = all(card.legal for card in hand.card_verdicts) and round_.hand_size_allows(count)
+        # A moderator's similar hand (4.2a) may have had cards removed: one card up to the hand size.
+        similar = hand.current_version is not None and hand.current_version.source == "moderator"
+        size_ok = round_.hand_size_allows(count) or (similar and 1 <= count <= round_.hand_size)
+        hand.legal = all(card.legal for card in hand.card_verdicts) and size_ok
 
 
 @moderator_required

@@ -41,6 +41,15 @@ class League(models.Model):
         help_text="Declared by a moderator (5.3, 5.3a); several when they are joint winners.",
     )
     winners_note = models.TextField(blank=True)
+    winners_computed = models.BooleanField(
+        default=False,
+        help_text="The winners were computed from the standings (5.3, 5.3a), not declared by a moderator.",
+    )
+    tiebreak_rounds_allowed = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="Rule 5.3a: how many tie-break rounds the players tied for first may play; still tied "
+        "after them, they are joint winners.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -50,6 +59,9 @@ class League(models.Model):
                 condition=Q(rounds_planned__gte=1), name="league_plans_at_least_one_round"
             ),
             models.CheckConstraint(condition=Q(state__in=["active", "finished"]), name="league_state_known"),
+            models.CheckConstraint(
+                condition=Q(tiebreak_rounds_allowed__lte=20), name="league_tiebreak_rounds_allowed_range"
+            ),
         ]
 
     def __str__(self):

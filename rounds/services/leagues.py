@@ -102,8 +102,45 @@ def leagues_managed_by(user):
 # Leagues ----------------------------------------------------------------------------------------------------
 
 
+MAX_TIEBREAK_ROUNDS = 20
+
+
+def _clean_tiebreak_rounds_allowed(value, errors):
+    """Rule 5.3a: "until a specified number of additional rounds have been played" — 0 to 20."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TIEBREAK_ROUNDS:
+        errors["tiebreak_rounds_allowed"] = [
+            f"Give the number of tie-break rounds allowed, from 0 to {MAX_TIEBREAK_ROUNDS} (rule 5.3a)."
+        ]
+    return value
+
+
 @transaction.atomic
-def create_league(*, actor, name, rounds_planned=4, moderators=()):
+def update_league(*, actor, league_id, tiebreak_rounds_allowed=None):
+    """Change a league's settings (the tie-break rounds allowed, 5.3a); audited. Scoring settles the league's
+    computed winners again in the same transaction (signals.league_changed)."""
+    league = League.objects.select_for_update().filter(pk=league_id).first()
+    if league is None:
+        raise League.DoesNotExist("No such league.")
+    if not can_manage_league(actor, league):
+        raise RoundConflict("Only a moderator of this league can change it.")
+    errors = {}
+    before, after = {}, {}
+    if tiebreak_rounds_allowed is not None:
+        _clean_tiebreak_rounds_allowed(tiebreak_rounds_allowed, errors)
+        if not errors and tiebreak_rounds_allowed != league.tiebreak_rounds_allowed:
+            before["tiebreak_rounds_allowed"] = league.tiebreak_rounds_allowed
+            after["tiebreak_rounds_allowed"] = league.tiebreak_rounds_allowed = tiebreak_rounds_allowed
+    if errors:
+        raise RoundInputError(errors)
+    if after:
+        league.save(update_fields=list(after))
+        log_action(league, "league.changed", actor=actor, before=before, after=after)
+        signals.league_changed.send(sender=League, league_id=league.pk, actor=actor)
+    return league
+
+
+@transaction.atomic
+def create_league(*, actor, name, rounds_planned=4, moderators=(), tiebreak_rounds_allowed=1):
     name = clean_name(name)
     errors = {}
     if not name:
@@ -115,9 +152,15 @@ def create_league(*, actor, name, rounds_planned=4, moderators=()):
         errors["name"] = [f"League number {number} is already taken."]
     if not isinstance(rounds_planned, int) or rounds_planned < 1:
         errors["rounds_planned"] = ["Plan at least one round."]
+    _clean_tiebreak_rounds_allowed(tiebreak_rounds_allowed, errors)
     if errors:
         raise RoundInputError(errors)
-    league = League.objects.create(name=name, number=number, rounds_planned=rounds_planned)
+    league = League.objects.create(
+        name=name,
+        number=number,
+        rounds_planned=rounds_planned,
+        tiebreak_rounds_allowed=tiebreak_rounds_allowed,
+    )
     if moderators:
         league.moderators.set(moderators)
     log_action(
@@ -127,6 +170,7 @@ def create_league(*, actor, name, rounds_planned=4, moderators=()):
         after={
             "name": name,
             "rounds_planned": rounds_planned,
+            "tiebreak_rounds_allowed": tiebreak_rounds_allowed,
             "moderators": [m.username for m in moderators],
         },
     )

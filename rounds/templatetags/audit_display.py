@@ -25,6 +25,8 @@ FIELD_LABELS = {
     "catalog_as_of": "Catalog as of",
     "banned": "Banned cards",
     "rounds_planned": "Rounds planned",
+    "tiebreak_rounds_allowed": "Tie-break rounds allowed (5.3a)",
+    "card_changes": "Cards removed or replaced (4.2a)",
 }
 
 

@@ -10,7 +10,7 @@ from .errors import (
     message_for,
 )
 from .finalization import OpenItems, finalize_round, open_items, rederive_matches, reopen_round
-from .league import add_tiebreak_round, declare_winners, managed_league
+from .league import add_tiebreak_round, declare_winners, managed_league, settle_computed_winners
 from .results import (
     DECISIONS,
     RowReport,
@@ -85,6 +85,7 @@ __all__ = [
     "rounds_missing_a_table",
     "scoring_round",
     "set_result",
+    "settle_computed_winners",
     "side_of",
     "stale_tallies",
     "store_tally",

@@ -19,6 +19,7 @@ from .. import signals
 from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
 from ..status import as_final, derive
 from .errors import ScoringConflict
+from .league import settle_computed_winners
 from .results import _clean_text, _require_moderator, scoring_round
 from .table import MATCH_IN_TABLE, build_match_table, in_table
 from .tally import note_results_changed, write_tally
@@ -28,9 +29,10 @@ from .tally import note_results_changed, write_tally
 class OpenItems:
     disputed: list  # matches whose two players reported different results
     challenged: list  # open challenges
+    needs_result: list = None  # matches whose hand was replaced after results existed (4.2a)
 
     def __bool__(self):
-        return bool(self.disputed or self.challenged)
+        return bool(self.disputed or self.challenged or self.needs_result)
 
     def described(self):
         """Plain sentences, one per item, for the 409 and the moderator's page."""
@@ -43,11 +45,16 @@ class OpenItems:
             f"{c.challenger.username}: {c.reason}"
             for c in self.challenged
         ]
+        lines += [
+            f"Match {match.hand_a.number:02d} v {match.hand_b.number:02d} needs a new result "
+            "(a hand was replaced after results were reported, rule 4.2a)."
+            for match in self.needs_result or []
+        ]
         return lines
 
 
 def open_items(round_id):
-    """Disputes and open challenges of the round (two queries)."""
+    """Disputes, open challenges and matches needing a new result (4.2a) of the round (three queries)."""
     disputed = list(
         Match.objects.filter(MATCH_IN_TABLE, round_id=round_id, status=MatchStatus.DISPUTED)
         .select_related("hand_a", "hand_b")
@@ -59,7 +66,12 @@ def open_items(round_id):
         .select_related("match__hand_a", "match__hand_b", "challenger")
         .order_by("created_at")
     )
-    return OpenItems(disputed, challenged)
+    needs_result = list(
+        Match.objects.filter(MATCH_IN_TABLE, round_id=round_id, status=MatchStatus.NEEDS_RESULT)
+        .select_related("hand_a", "hand_b")
+        .order_by("hand_a__number", "hand_b__number")
+    )
+    return OpenItems(disputed, challenged, needs_result)
 
 
 def finalize_round(*, actor, round_id, force=False, now=None):
@@ -81,7 +93,8 @@ def finalize_round(*, actor, round_id, force=False, now=None):
         items = open_items(round_id)
         if items and not force:
             raise ScoringConflict(
-                f"Round {round_.code} has open disputes or challenges; resolve them or finalize with force.",
+                f"Round {round_.code} has open disputes or challenges (or matches needing a new result); "
+                "resolve them or finalize with force.",
                 items=items.described(),
             )
         closed = Challenge.objects.filter(match__round_id=round_id, state=Challenge.State.OPEN).update(
@@ -114,6 +127,9 @@ def finalize_round(*, actor, round_id, force=False, now=None):
             note="; ".join(items.described()) if items else "",
         )
         signals.round_finalized.send(sender=RoundTally, round_id=round_id)
+        # The league's winners, as soon as its standings give them (5.3, 5.3a): last planned round or
+        # deciding tie-break round.
+        settle_computed_winners(round_.league_id, actor=actor, now=now)
     return round_
 
 
@@ -131,6 +147,7 @@ def reopen_round(*, actor, round_id, reason, now=None):
         rederive_matches(round_id, final=False)
         RoundTally.objects.filter(round_id=round_id).update(finalized_at=None, finalized_by=None)
         note_results_changed(round_id)
+        settle_computed_winners(round_.league_id, actor=actor, now=now)  # computed winners wait for it
         log_action(
             round_,
             "round.reopened",
@@ -163,6 +180,7 @@ def rederive_matches(round_id, *, final):
             side_b=sides.get((match.pk, "b")),
             decision=(match.decided_points_a, match.decided_points_b) if match.has_decision else None,
             challenged=match.pk in challenged,
+            needs_result=match.needs_new_result,
         )
         undetermined += standing.points_a is None
         if final:

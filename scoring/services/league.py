@@ -7,7 +7,8 @@ from django.utils import timezone
 
 from rounds.models import League
 from rounds.models.audit import log_action
-from rounds.services.leagues import can_manage_league, create_round
+from rounds.services.errors import RoundConflict, RoundInputError
+from rounds.services.leagues import can_manage_league, create_round, open_round
 
 from .. import signals
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
@@ -25,15 +26,23 @@ def managed_league(actor, league_id):
     return league
 
 
-def add_tiebreak_round(*, actor, league_id, now=None):
-    """A draft round open only to the players tied for first (5.3a), copying nothing but the league; the
-    moderator sets its rules and opens it like any round."""
+def add_tiebreak_round(*, actor, league_id, now=None, rules=None, open_now=False):
+    """A round open only to the players tied for first (5.3a). Without `rules`, a draft copying nothing but
+    the league: the moderator sets its rules and opens it like any round. With `rules` (the fields of a new
+    round) and `open_now`, it is opened at once (API: POST /api/leagues/{id}/tiebreak/)."""
     from ..standings import league_standings
 
     league = managed_league(actor, league_id)
     now = now or timezone.now()
     standings = league_standings(league, now)
     tied = standings.tied_for_first
+    if not tied and standings.joint_winners and not standings.winners:
+        allowed = league.tiebreak_rounds_allowed
+        raise ScoringConflict(
+            f"{' and '.join(row.name for row in standings.winner_rows)} are joint winners: they are still "
+            f"level after the {allowed} tie-break round{'s' if allowed != 1 else ''} this league allows "
+            "(5.3a). Allow more tie-break rounds in the league's settings to add another."
+        )
     if not tied:
         raise ScoringConflict(
             "Nobody is tied for first: a tie-break round is for a league whose planned rounds are all final "
@@ -41,24 +50,31 @@ def add_tiebreak_round(*, actor, league_id, now=None):
         )
     if standings.winners:
         raise ScoringConflict("This league already has its declared winners.")
-    with transaction.atomic():
-        round_ = create_round(
-            actor=actor,
-            league=league,
-            now=now,
-            title=f"Tie-break {len(standings.tiebreak_rounds) + 1}",
-            hand_size=5,
-            deadline=now + timedelta(days=TIEBREAK_DAYS),
-        )
-        round_.tiebreak = True
-        round_.save(update_fields=["tiebreak", "updated_at"])
-        round_.eligible_players.set([row.player for row in tied])
-        log_action(
-            round_,
-            "round.tiebreak_added",
-            actor=actor,
-            after={"players": sorted(row.player.get_username() for row in tied)},
-        )
+    values = {
+        "title": f"Tie-break {len(standings.tiebreak_rounds) + 1}",
+        "hand_size": 5,
+        "deadline": now + timedelta(days=TIEBREAK_DAYS),
+        **(rules or {}),
+    }
+    try:
+        with transaction.atomic():
+            round_ = create_round(actor=actor, league=league, now=now, **values)
+            round_.tiebreak = True
+            round_.save(update_fields=["tiebreak", "updated_at"])
+            # The eligible players are set before the round opens: its invitation goes to them only.
+            round_.eligible_players.set([row.player for row in tied])
+            log_action(
+                round_,
+                "round.tiebreak_added",
+                actor=actor,
+                after={"players": sorted(row.player.get_username() for row in tied)},
+            )
+            if open_now:
+                round_ = open_round(actor=actor, round_id=round_.pk, now=now)
+    except RoundInputError as error:
+        raise ScoringInputError(error.errors) from None
+    except RoundConflict as error:
+        raise ScoringConflict(str(error)) from None
     return round_
 
 
@@ -81,18 +97,65 @@ def declare_winners(*, actor, league_id, usernames, note=""):
     chosen = [players[name] for name in sorted(wanted)]
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
-        before = sorted(user.get_username() for user in league.winners.all())
-        league.winners.set(chosen)
-        league.winners_note = note
-        league.state = League.State.FINISHED
-        league.save(update_fields=["winners_note", "state"])
-        log_action(
-            league,
-            "league.winners_declared",
-            actor=actor,
-            before={"winners": before},
-            after={"winners": [user.get_username() for user in chosen]},
-            note=league.winners_note,
-        )
-        signals.winners_declared.send(sender=League, league_id=league.pk)
+        _record_winners(league, chosen, actor=actor, note=note, computed=False)
     return league
+
+
+def settle_computed_winners(league_id, *, actor=None, now=None):
+    """Rules 5.3 and 5.3a, computed: once the standings give the league's winners (a sole leader of a complete
+    league, the leader after its tie-break rounds, or joint winners after the last tie-break round allowed),
+    record them — once, and told to the players like a moderator's declaration. A moderator's declaration
+    stands over the computed winners; winners computed earlier that the standings no longer give (a round
+    reopened, more tie-break rounds allowed) are withdrawn. Call inside the transaction that changed the
+    standings (finalization); returns the league."""
+    from ..standings import league_standings
+
+    league = League.objects.select_for_update().get(pk=league_id)
+    if league.winners.exists() and not league.winners_computed:
+        return league  # declared by a moderator: theirs is the last word
+    standings = league_standings(league, now)
+    computed = [row.player for row in standings.computed_winners]
+    stored = {user.pk for user in league.winners.all()}
+    if {user.pk for user in computed} == stored:
+        return league
+    if computed:
+        _record_winners(league, computed, actor=actor, note="", computed=True)
+        return league
+    league.winners.clear()  # computed earlier, no longer given by the standings
+    league.winners_computed, league.state = False, League.State.ACTIVE
+    league.save(update_fields=["winners_computed", "state"])
+    log_action(
+        league,
+        "league.winners_computed",
+        actor=actor,
+        before={"winners": sorted(_usernames_of(stored))},
+        after={"winners": []},
+        note="The standings no longer give these winners.",
+    )
+    return league
+
+
+def _usernames_of(user_ids):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.filter(pk__in=user_ids).values_list("username", flat=True)
+
+
+def _record_winners(league, chosen, *, actor, note, computed):
+    """The one path by which a league gets its winners: stored, audited, and the players told (the
+    `winners_declared` signal, inside the caller's transaction)."""
+    before = sorted(user.get_username() for user in league.winners.all())
+    league.winners.set(chosen)
+    league.winners_note = note
+    league.winners_computed = computed
+    league.state = League.State.FINISHED
+    league.save(update_fields=["winners_note", "winners_computed", "state"])
+    log_action(
+        league,
+        "league.winners_computed" if computed else "league.winners_declared",
+        actor=actor,
+        before={"winners": before},
+        after={"winners": [user.get_username() for user in chosen]},
+        note=league.winners_note,
+    )
+    signals.winners_declared.send(sender=League, league_id=league.pk)

@@ -20,7 +20,7 @@ from submissions.models import Hand, HandStatus
 
 from .. import notifications
 from ..forum_rows import RowFormatError, parse_row
-from ..models import Challenge, Match, MatchReport, RoundTally
+from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
 from ..outcomes import OPPONENT_POINTS, POINTS_VALUES, is_legal_pair
 from ..status import derive
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
@@ -145,11 +145,14 @@ def refresh_match(match, *, final=False):
         decision=(match.decided_points_a, match.decided_points_b) if match.has_decision else None,
         challenged=Challenge.objects.filter(match=match, state=Challenge.State.OPEN).exists(),
         final=final,
+        needs_result=match.needs_new_result,
     )
-    before = (match.status, match.points_a, match.points_b)
+    before = (match.status, match.points_a, match.points_b, match.needs_new_result)
     match.status, match.points_a, match.points_b = standing.status, standing.points_a, standing.points_b
-    if (match.status, match.points_a, match.points_b) != before:
-        match.save(update_fields=["status", "points_a", "points_b", "updated_at"])
+    # A new report or decision is the new result the match needed (4.2a): the flag goes with it.
+    match.needs_new_result = standing.status == MatchStatus.NEEDS_RESULT
+    if (match.status, match.points_a, match.points_b, match.needs_new_result) != before:
+        match.save(update_fields=["status", "points_a", "points_b", "needs_new_result", "updated_at"])
     return before[0]
 
 
@@ -208,7 +211,7 @@ def _store_report(match, reporter, points_a, points_b, comment):
         points_a=points_a,
         points_b=points_b,
         comment=comment,
-        version=(current.version + 1) if current else 1,
+        version=(current.version + 1) if current else _next_version(match, reporter),
     )
     refresh_match(match)
     action = "match.verified" if side == MatchReport.Side.OTHER else "match.reported"
@@ -221,6 +224,17 @@ def _store_report(match, reporter, points_a, points_b, comment):
         extra={"report": f"{points_a}-{points_b}", "side": side},
     )
     return report
+
+
+def _next_version(match, reporter):
+    """The version of a first current report: 1, or after the reporter's superseded reports (4.2a)."""
+    last = (
+        MatchReport.objects.filter(match=match, reporter=reporter)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    return (last or 0) + 1
 
 
 @dataclass
@@ -375,8 +389,15 @@ def resolve_challenge(*, actor, challenge_id, decision, points_a=None, points_b=
 # -------------------------------------------------------------------------------------------------
 
 
+MAX_BONUS = 10_000
+
+
 def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
-    """Rules 6.2 / 7.7: bonus League points for a player in a round, with the reason; audited."""
+    """Rules 6.2 / 7.7: bonus League points for a player in a round, with the reason; audited.
+
+    Rule 7.7a: a player earns bonus points when *their hand* meets the round's requirements, and 6.2 speaks of
+    earning only: a bonus is a positive number of League points, for a player with a hand in the round (not
+    disqualified). The rules know no penalty points; a mistaken award is corrected by withdrawing it."""
     from django.contrib.auth import get_user_model
 
     from ..models import BonusAward
@@ -387,12 +408,35 @@ def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
         points = int(points)
     except (TypeError, ValueError):
         raise ScoringInputError({"points": ["Give the bonus as a whole number of League points."]}) from None
-    if points == 0 or abs(points) > 10_000:
-        raise ScoringInputError({"points": ["A bonus is a whole number of League points, not 0."]})
+    if points <= 0:
+        raise ScoringInputError(
+            {
+                "points": [
+                    f"A bonus is a positive number of League points, not {points}: players earn bonus "
+                    "points (rules 6.2, 7.7a); the rules know no penalty points."
+                ]
+            }
+        )
+    if points > MAX_BONUS:
+        raise ScoringInputError({"points": [f"A bonus is at most {MAX_BONUS:,} League points."]})
     reason = _clean_text(reason, "reason", required=True, what="the reason for the bonus")
     player = get_user_model().objects.filter(username__iexact=str(player_username or "").strip()).first()
     if player is None:
         raise ScoringInputError({"player": [f'No player is called "{player_username}".']})
+    if not hand_selectors.is_revealed(round_, now or timezone.now()):
+        # Before the reveal, whether someone has a hand is secret; and the hand cannot be judged yet.
+        raise ScoringConflict(
+            f"Round {round_.code} is still open for hands: bonus points are awarded after its deadline."
+        )
+    if not Hand.objects.filter(round=round_, player=player).exclude(status=HandStatus.DISQUALIFIED).exists():
+        raise ScoringInputError(
+            {
+                "player": [
+                    f"{player.get_username()} has no hand in round {round_.code} (or it was disqualified): "
+                    "bonus points go to a player whose hand meets the round's requirements (rule 7.7a)."
+                ]
+            }
+        )
     if player.pk == actor.pk:
         _guard_own_interest(actor, round_.league, what="award bonus points to yourself")
     with transaction.atomic():

@@ -70,8 +70,9 @@ def _insert_every_pair(round_id):
     match_table = connection.ops.quote_name(Match._meta.db_table)
     hand_table = connection.ops.quote_name(Hand._meta.db_table)
     sql = (
-        f"INSERT INTO {match_table} (round_id, hand_a_id, hand_b_id, status, decided_note, updated_at) "  # noqa: S608
-        f"SELECT a.round_id, a.id, b.id, 'unreported', '', %s FROM {hand_table} a "
+        f"INSERT INTO {match_table} (round_id, hand_a_id, hand_b_id, status, decided_note, needs_new_result, "  # noqa: S608
+        "updated_at) "
+        f"SELECT a.round_id, a.id, b.id, 'unreported', '', false, %s FROM {hand_table} a "
         f"JOIN {hand_table} b ON b.round_id = a.round_id AND b.number > a.number "
         "WHERE a.round_id = %s AND a.number IS NOT NULL AND a.status <> %s AND b.status <> %s "
         "ON CONFLICT DO NOTHING"

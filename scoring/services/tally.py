@@ -9,12 +9,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import F, Sum
+from django.db.models import F, OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from submissions.models import Hand, HandStatus
 
-from ..models import HandTally, Match, RoundTally
+from ..models import BonusAward, HandTally, Match, RoundTally
 from ..outcomes import league_points, shared_ranks
 from .table import VALID_HAND
 
@@ -28,11 +29,20 @@ class TallyLine:
     rank: int = 0
 
 
-def hands_in_table(round_id, *, with_players=True):
+def hands_in_table(round_id, *, with_players=True, with_bonus=False):
     """The round's valid hands in entry order, with their players for pages (one query); storing a tally needs
-    only their ids and numbers."""
+    only their ids and numbers. `with_bonus`: each hand's `round_bonus`, its player's bonus League points in
+    this round (6.2, 7.7), in the same query."""
     hands = Hand.objects.filter(VALID_HAND, round_id=round_id, number__isnull=False).order_by("number")
     hands = hands.select_related("player__profile") if with_players else hands.only("pk", "number")
+    if with_bonus:
+        awards = (
+            BonusAward.objects.filter(round_id=OuterRef("round_id"), player_id=OuterRef("player_id"))
+            .values("player_id")
+            .annotate(total=Sum("points"))
+            .values("total")
+        )
+        hands = hands.annotate(round_bonus=Coalesce(Subquery(awards), 0))
     return list(hands)
 
 

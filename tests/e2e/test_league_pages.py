@@ -48,3 +48,33 @@ def test_standings_player_page_and_charts(live_server, page, league, moderator, 
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1, width  # nothing overflows sideways on a phone
     shoot(page, "round-bar-chart")
+
+
+def test_a_tiebreak_round_shows_the_winner_on_the_league_page(
+    live_server,
+    page,
+    league,
+    moderator,
+    revealed_round,  # noqa: F811
+    make_players,  # noqa: F811
+):
+    """Rule 5.3a: two players level on 200 play a tie-break round (400 v 100): the page names the winner."""
+    from tests.scoring.conftest import match_between
+    from tests.scoring.test_tiebreak_standings import play_tiebreak
+
+    league.rounds_planned = 1
+    league.save()
+    round_, players = revealed_round(2)
+    services.report_match(
+        reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=2, points_b=2
+    )
+    services.finalize_round(actor=moderator, round_id=round_.pk)
+    play_tiebreak(league, players, moderator, 4, 1)
+
+    page.goto(f"{live_server.url}/leagues/{league.pk}/")
+    expect(page.get_by_role("status").filter(has_text="Winner")).to_contain_text("Forum p1")
+    first_row = page.locator("table.phm-standings tbody tr").first
+    expect(first_row).to_contain_text("Winner")
+    expect(first_row.locator("td").last).to_have_text("400")  # the tie-break column
+    expect(page.get_by_text("Tied for first")).to_have_count(0)
+    shoot(page, "league-tiebreak-winner")

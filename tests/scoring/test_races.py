@@ -108,3 +108,42 @@ def test_concurrent_tallies_store_the_newest(on_postgres, revealed_round):  # no
     assert tally.is_current
     stored = services.stored_tally(round_.pk, services.hands_in_table(round_.pk))
     assert stored[0].points == 24
+
+
+def test_a_report_racing_a_replacement_is_superseded_or_is_the_new_result(
+    on_postgres,  # noqa: F811
+    revealed_round,
+    moderator,
+):
+    """Rule 4.2a: a player re-reports while the moderator replaces the opponent's hand. Both lock the round
+    shared, then its tally row, then the match: the report lands before the replacement (and is superseded:
+    the match needs a new result) or after it (and is that new result) — never a stale result that counts."""
+    from submissions import services as hand_services
+
+    similar = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop"]
+    for _attempt in range(4):
+        round_, players = revealed_round(2)
+        match = match_between(round_, 1, 2)
+        services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+        hand = round_.hands.get(number=2)
+        results = run_together(
+            [
+                lambda match=match, players=players: services.report_match(
+                    reporter=players[1], match_id=match.pk, points_a=6, points_b=0
+                ),
+                lambda hand=hand: hand_services.review_hand(
+                    actor=moderator, hand_id=hand.pk, action="replace", cards=similar
+                ),
+            ]
+        )
+        assert not [result for result in results if isinstance(result, Exception)], results
+        match.refresh_from_db()
+        current = list(
+            MatchReport.objects.filter(match=match, is_current=True).values_list("reporter", flat=True)
+        )
+        assert MatchReport.objects.filter(match=match).count() == 2  # nothing deleted
+        if current:  # the report came second: it is the new result
+            assert current == [players[1].pk]
+            assert (match.status, match.points_a, match.needs_new_result) == ("reported", 6, False)
+        else:  # the report came first: superseded with the other
+            assert (match.status, match.points_a, match.needs_new_result) == ("needs_result", None, True)

@@ -121,6 +121,8 @@ def test_page_api_and_exports(two_round_league, client):
         "bonus_points": 0,
         "rounds": {str(first.pk): 600, str(second.pk): 0},
         "played": sorted([first.pk, second.pk]),
+        "tiebreak_points": None,
+        "winner": False,
     }
     assert body[2]["league_points"] == 25 and body[2]["bonus_points"] == 25
     bbcode = client.get(f"/leagues/{league.pk}/export/standings.bbcode").content.decode()
