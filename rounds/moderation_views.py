@@ -53,6 +53,15 @@ def _apply_errors(form, error):
             form.add_error(field if field in form.fields else None, problem)
 
 
+def _add_rule_problems(form, locked=()):
+    """On a form with errors, also the rule problems the services would find in its valid fields."""
+    values = {name: value for name, value in form.rule_values().items() if name not in locked}
+    for field, problems in league_services.round_rule_problems(values).items():
+        if field in form.fields and field not in form.errors:
+            for problem in problems:
+                form.add_error(field, problem)
+
+
 @moderator_required
 def dashboard(request):
     now = timezone.now()
@@ -124,6 +133,8 @@ def round_create(request):
             verb = "created and opened" if open_now else "saved as a draft"
             messages.success(request, f"Round {round_.code} “{round_.title}” {verb}.")
             return redirect("rounds:moderate-round", round_.pk)
+    elif request.method == "POST":
+        _add_rule_problems(form)
     return render(request, "rounds/moderate/round_form.html", {"form": form, "creating": True})
 
 
@@ -173,6 +184,8 @@ def round_edit(request, round_id):
         else:
             messages.success(request, "Round saved.")
             return redirect("rounds:moderate-round", round_.pk)
+    elif request.method == "POST":
+        _add_rule_problems(form, locked)
     return render(
         request, "rounds/moderate/round_form.html", {"form": form, "round": round_, "creating": False}
     )

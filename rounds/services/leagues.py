@@ -383,6 +383,16 @@ def next_round_number(league):
     return (league.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
 
 
+def round_rule_problems(values):
+    """The problems `create_round` or `update_round` would report for these rule values, saving nothing: a
+    form with other errors shows them too, so the moderator sees every problem at once."""
+    errors = {}
+    values = dict(values)
+    _clean_rules(values, errors)
+    _clean_card_rules(values, errors)
+    return errors
+
+
 @transaction.atomic
 def create_round(*, actor, league, now, open_now=False, **rules):
     """A new round of `league`, numbered after the league's last one; opened at once when `open_now`."""

@@ -271,6 +271,28 @@ def test_round_form_refuses_a_count_without_its_colon(client, moderator, league,
     assert not Round.objects.exists()
 
 
+def test_round_form_shows_every_problem_at_once(client, moderator, league, catalog_index):
+    """A missing deadline does not hide the problems of the rules: the moderator fixes everything in one go."""
+    client.force_login(moderator)
+    form = {"league": league.pk, "title": "Dragons", "hand_size": "3", "land_rule": "none", "deadline": ""}
+    response = client.post(
+        "/moderate/rounds/new/",
+        {
+            **form,
+            "card_rules": "t:dragon (mv<=3",
+            "variant_order": "life_rule, banana",
+            "extra_banned": "Lightnig",
+        },
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "This field is required." in page  # the deadline
+    assert "position 15" in page
+    assert "Unknown variant “banana”" in page
+    assert "“Lightnig” is not a card name we know." in page
+    assert not Round.objects.exists()
+
+
 def test_a_catalog_card_a_moderator_accepted_is_still_judged_by_the_rules(catalog_index):
     rules = HandRules(card_rules=(("t:dragon", None, None, ""),), accepted_cards=("Lightning Bolt",))
     problems = card_problems(check_hand(["Lightning Bolt"], rules))["Lightning Bolt"]
