@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from rounds.models import AuditEntry
 from scoring import services
+from scoring.league_transfer import export_league
 from scoring.models import BonusAward
 from scoring.player_selectors import player_page
 from scoring.standings import league_standings
@@ -124,6 +125,15 @@ def test_it_stops_counting_everywhere(awarded, moderator, client, api_client):
     assert "Typo" not in bbcode and "Right one" in bbcode
     results = client.get(f"/rounds/{round_.pk}/results/").content.decode()
     assert "+28" not in results and "+3" in results
+
+
+def test_the_league_export_keeps_the_withdrawal(awarded, moderator):
+    round_, _, award = awarded
+    _withdraw(moderator, award, reason="Wrong player")
+    document = export_league(round_.league_id)
+    (row,) = next(r for r in document["rounds"] if r["number"] == round_.number)["bonus_awards"]
+    assert (row["points"], row["withdrawn_by"], row["withdrawal_reason"]) == (25, "mod", "Wrong player")
+    assert row["withdrawn_at"] and "mod" in {user["username"] for user in document["users"]}
 
 
 # API: DELETE /api/rounds/<id>/bonus/<award id>/ with {"reason"}
