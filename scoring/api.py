@@ -128,6 +128,14 @@ class BonusSerializer(serializers.Serializer):
     reason = serializers.CharField()
     awarded_by = serializers.CharField(source="awarded_by.username")
     created_at = serializers.DateTimeField()
+    withdrawn = serializers.BooleanField(help_text="A withdrawn award stays on record but counts nowhere.")
+    withdrawn_at = serializers.DateTimeField(allow_null=True)
+    withdrawn_by = serializers.CharField(source="withdrawn_by.username", allow_null=True, default=None)
+    withdrawal_reason = serializers.CharField()
+
+
+class BonusWithdrawalInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
 
 
 class StandingSerializer(serializers.Serializer):
@@ -337,6 +345,28 @@ class RoundBonusView(APIView):
         except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(BonusSerializer(award).data, status=status.HTTP_201_CREATED)
+
+
+class RoundBonusAwardView(APIView):
+    """One bonus award of a round: DELETE withdraws it (with a reason); the award stays on record."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=BonusWithdrawalInputSerializer, responses={200: BonusSerializer})
+    def delete(self, request, round_id, award_id):
+        incoming = BonusWithdrawalInputSerializer(data=request.data)
+        try:
+            services.scoring_round(round_id)
+            incoming.is_valid(raise_exception=True)
+            award = services.withdraw_bonus(
+                actor=request.user,
+                round_id=round_id,
+                award_id=award_id,
+                reason=incoming.validated_data["reason"],
+            )
+        except services.SCORING_ERRORS as error:
+            return _answer(error)
+        return Response(BonusSerializer(award).data)
 
 
 class LeagueStandingsView(APIView):

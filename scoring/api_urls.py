@@ -10,6 +10,11 @@ urlpatterns = [
     path("rounds/<int:round_id>/table/", api.RoundTableView.as_view(), name="api-round-table"),
     path("rounds/<int:round_id>/bonus/", api.RoundBonusView.as_view(), name="api-round-bonus"),
     path(
+        "rounds/<int:round_id>/bonus/<int:award_id>/",
+        api.RoundBonusAwardView.as_view(),
+        name="api-round-bonus-award",
+    ),
+    path(
         "rounds/<int:round_id>/export/bbcode/",
         api.RoundExportView.as_view(),
         {"kind": "bbcode"},

@@ -220,8 +220,17 @@ class HandTally(models.Model):
         return f"Hand {self.hand_id}: {self.points} points, {self.league_points} League points"
 
 
+class BonusAwardQuerySet(models.QuerySet):
+    def counted(self):
+        """The awards that count: a withdrawn award stays on record but counts nowhere."""
+        return self.filter(withdrawn_at__isnull=True)
+
+
 class BonusAward(models.Model):
-    """Rules 6.2 and 7.7: League points a moderator awards a player in a round, with the reason."""
+    """Rules 6.2 and 7.7: League points a moderator awards a player in a round, with the reason.
+
+    A mistaken award is withdrawn, not deleted (nor offset by a negative award, which the rules do not know):
+    it keeps who withdrew it, when and why, and stops counting (`BonusAward.objects.counted()`)."""
 
     round = models.ForeignKey("rounds.Round", on_delete=models.CASCADE, related_name="bonus_awards")
     player = models.ForeignKey(
@@ -231,14 +240,35 @@ class BonusAward(models.Model):
     reason = models.TextField()
     awarded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    withdrawal_reason = models.TextField(blank=True, default="")
+
+    objects = BonusAwardQuerySet.as_manager()
 
     class Meta:
         ordering = ["round_id", "created_at", "pk"]
-        # Rules 6.2 and 7.7a know earned bonus points only, no penalties.
-        constraints = [models.CheckConstraint(condition=Q(points__gt=0), name="bonus_positive")]
+        constraints = [
+            # Rules 6.2 and 7.7a know earned bonus points only, no penalties.
+            models.CheckConstraint(condition=Q(points__gt=0), name="bonus_positive"),
+            # A withdrawal always says when, by whom and why; an award in force has none of it.
+            models.CheckConstraint(
+                condition=(
+                    Q(withdrawn_at__isnull=True, withdrawn_by__isnull=True, withdrawal_reason="")
+                    | (Q(withdrawn_at__isnull=False, withdrawn_by__isnull=False) & ~Q(withdrawal_reason=""))
+                ),
+                name="bonus_withdrawal_complete",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.points:+d} League points for {self.player_id} in round {self.round_id}"
+
+    @property
+    def withdrawn(self):
+        return self.withdrawn_at is not None
 
     @property
     def self_awarded(self):

@@ -129,7 +129,8 @@ def player_page(player, now=None):
     )
     bonuses = defaultdict(list)
     awards = list(
-        BonusAward.objects.filter(revealed_rounds_q(now, "round__"), player=player)
+        BonusAward.objects.counted()
+        .filter(revealed_rounds_q(now, "round__"), player=player)
         .select_related("round__league")
         .order_by("round__deadline", "created_at", "pk")
     )

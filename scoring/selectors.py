@@ -206,7 +206,9 @@ def decisions_by_players(round_):
         .filter(Q(resolved_by=F("match__hand_a__player")) | Q(resolved_by=F("match__hand_b__player")))
         .select_related("match__hand_a", "match__hand_b", "resolved_by")
     )
-    bonuses = list(BonusAward.objects.filter(round=round_, awarded_by=F("player")).select_related("player"))
+    bonuses = list(
+        BonusAward.objects.counted().filter(round=round_, awarded_by=F("player")).select_related("player")
+    )
     return {"matches": matches, "challenges": challenges, "bonuses": bonuses}
 
 

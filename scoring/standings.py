@@ -146,8 +146,10 @@ def round_league_points(rounds):
 def league_standings(league, now=None):
     rounds, tiebreaks = counted_rounds(league, now)
     points = round_league_points(rounds + tiebreaks)
-    awards = BonusAward.objects.filter(round_id__in=[round_.pk for round_ in rounds]).select_related(
-        "player__profile", "round__league"
+    awards = (
+        BonusAward.objects.counted()
+        .filter(round_id__in=[round_.pk for round_ in rounds])
+        .select_related("player__profile", "round__league")
     )
     return _standings(league, rounds, tiebreaks, points, awards, list(league.winners.all()))
 
@@ -170,8 +172,10 @@ def standings_of_leagues(leagues, now=None):
     points = round_league_points(past)
     counted_ids = [round_.pk for round_ in past if not round_.tiebreak]
     awards = defaultdict(list)
-    for award in BonusAward.objects.filter(round_id__in=counted_ids).select_related(
-        "player__profile", "round__league"
+    for award in (
+        BonusAward.objects.counted()
+        .filter(round_id__in=counted_ids)
+        .select_related("player__profile", "round__league")
     ):
         awards[award.round.league_id].append(award)
     winners = defaultdict(list)

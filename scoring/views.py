@@ -246,7 +246,7 @@ def moderate_results(request, round_id):
         "table": table,
         "queue": selectors.moderator_queue(round_.pk),
         "open_items": services.open_items(round_.pk).described(),
-        "bonus_awards": round_.bonus_awards.select_related("player", "awarded_by"),
+        "bonus_awards": round_.bonus_awards.select_related("player", "awarded_by", "withdrawn_by"),
         "errors": errors,
         "values": values,
         "trail": [
@@ -275,4 +275,19 @@ def _round_action(request, round_, action):
             reason=request.POST.get("reason", ""),
         )
         return f"{award.points:+d} League points for {award.player.username}."
+    if action == "withdraw_bonus":
+        award = services.withdraw_bonus(
+            actor=user,
+            round_id=round_.pk,
+            award_id=_award_id(request.POST.get("award", "")),
+            reason=request.POST.get("reason", ""),
+        )
+        return f"The {award.points:+d} League points for {award.player.username} are withdrawn."
     raise services.ScoringInputError({"action": ["Unknown action."]})
+
+
+def _award_id(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise services.ScoringNotFound("No such bonus award in this round.") from None

@@ -25,6 +25,7 @@ from .results import (
     set_result,
     side_of,
     visible_match,
+    withdraw_bonus,
 )
 from .table import (
     MATCH_IN_TABLE,
@@ -92,4 +93,5 @@ __all__ = [
     "stored_tally",
     "table_of",
     "visible_match",
+    "withdraw_bonus",
 ]

@@ -451,3 +451,38 @@ def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
             note=reason,
         )
     return award
+
+
+def withdraw_bonus(*, actor, award_id, reason, round_id=None, now=None):
+    """Withdraw a mistaken bonus award (the way to correct one, since a bonus cannot be negative): the award
+    stays on record with who withdrew it, when and why, and counts nowhere any more; audited on the round.
+
+    Same rules as awarding: a moderator of the league, at any time after the reveal (final rounds included,
+    as bonus is kept apart from the frozen table). `round_id`: the round the caller reached the award through
+    (the API's URL); an award of another round is not found."""
+    from ..models import BonusAward
+
+    award = BonusAward.objects.select_related("round__league").filter(pk=award_id).first()
+    if award is None or (round_id is not None and award.round_id != int(round_id)):
+        raise ScoringNotFound("No such bonus award in this round.")
+    round_ = award.round
+    _require_moderator(actor, round_)
+    reason = _clean_text(reason, "reason", required=True, what="the reason for withdrawing the bonus")
+    with transaction.atomic():
+        lock_round_shared(round_.pk)
+        award = BonusAward.objects.select_for_update().select_related("player").get(pk=award.pk)
+        if award.withdrawn:
+            raise ScoringConflict(f"This bonus was already withdrawn: {award.withdrawal_reason}")
+        award.withdrawn_at = now or timezone.now()
+        award.withdrawn_by = actor
+        award.withdrawal_reason = reason
+        award.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawal_reason"])
+        log_action(
+            round_,
+            "round.bonus_withdrawn",
+            actor=actor,
+            before={"player": award.player.username, "points": award.points, "reason": award.reason},
+            after={"award": award.pk, "withdrawn": True},
+            note=reason,
+        )
+    return award

@@ -37,7 +37,8 @@ def hands_in_table(round_id, *, with_players=True, with_bonus=False):
     hands = hands.select_related("player__profile") if with_players else hands.only("pk", "number")
     if with_bonus:
         awards = (
-            BonusAward.objects.filter(round_id=OuterRef("round_id"), player_id=OuterRef("player_id"))
+            BonusAward.objects.counted()
+            .filter(round_id=OuterRef("round_id"), player_id=OuterRef("player_id"))
             .values("player_id")
             .annotate(total=Sum("points"))
             .values("total")
