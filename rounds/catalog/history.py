@@ -129,11 +129,11 @@ def legalities_as_of(card_ids, moment, index):
 
 
 def legality_moment(round_):
-    """The moment a round's hands are judged at: its opening, once it is open (rule 2.1a); None (today's
-    catalog) for a draft or a round without a recorded opening."""
+    """The moment a round's hands are judged at: its opening, once it is open (rule 2.1a), or the moderator's
+    last re-sync of its lists; None (today's catalog) for a draft or a round without a recorded opening."""
     if round_.state == "draft":
         return None
-    return round_.opened_at
+    return round_.legal_as_of or round_.opened_at
 
 
 def card_legality_history(card):

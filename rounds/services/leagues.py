@@ -349,11 +349,13 @@ def _banned_entries_now(round_, standing=None):
     return entries
 
 
-def _take_snapshot(round_):
+def _take_snapshot(round_, now):
+    """The standing lists and the catalog's legalities as of `now` become the round's (rule 2.1a)."""
     from ..catalog.resolve import catalog_as_of
 
     round_.banned_snapshot = _banned_entries_now(round_)
     round_.catalog_as_of = catalog_as_of()
+    round_.legal_as_of = now
 
 
 def _lock(round_id):
@@ -464,7 +466,7 @@ def open_round(*, actor, round_id, now):
         raise RoundConflict("Move the deadline at least 5 minutes into the future before opening the round.")
     round_.state = RoundState.OPEN
     round_.opened_at = now
-    _take_snapshot(round_)
+    _take_snapshot(round_, now)
     round_.save()
     log_action(
         round_,
@@ -538,8 +540,8 @@ def resync_banned_lists(*, actor, round_id, now):
         "banned": [entry["name"] for entry in round_.banned_snapshot],
         "catalog_as_of": round_.catalog_as_of,
     }
-    _take_snapshot(round_)
-    round_.save(update_fields=["banned_snapshot", "catalog_as_of", "updated_at"])
+    _take_snapshot(round_, now)
+    round_.save(update_fields=["banned_snapshot", "catalog_as_of", "legal_as_of", "updated_at"])
     after = {
         "banned": [entry["name"] for entry in round_.banned_snapshot],
         "catalog_as_of": round_.catalog_as_of,

@@ -156,3 +156,17 @@ def test_an_opened_round_costs_no_query_more_unless_the_catalog_changed_since(
         assert check_hand(FIVE, rules).legal
     with django_assert_num_queries(1):  # outside a round: the standing banned lists, today's values
         assert not check_hand(FIVE, HandRules(hand_size=5)).legal
+
+
+def test_a_resync_takes_todays_catalog_with_todays_lists(tmp_path, league, moderator):
+    """Re-syncing is the moderator's choice to judge the round by today's lists and today's catalog together: the
+    "catalog as of" it shows is then the catalog hands are judged by."""
+    from rounds.services.leagues import resync_banned_lists
+
+    during = new_round(league, moderator)
+    import_with(tmp_path, "Black Lotus", vintage="banned")
+    assert check_hand(FIVE, rules_for_round(during)).legal  # judged as of the opening
+
+    resynced = resync_banned_lists(actor=moderator, round_id=during.pk, now=timezone.now())
+    assert resynced.legal_as_of > resynced.opened_at
+    assert codes(check_hand(FIVE, rules_for_round(resynced)))[0] == ["vintage_banned"]
