@@ -170,8 +170,8 @@ class Round(models.Model):
     banned_snapshot = models.JSONField(default=list, blank=True, editable=False)
     catalog_as_of = models.DateField(null=True, blank=True, editable=False)
     opened_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # When the catalog's legalities are judged (rule 2.1a): the opening, or the moderator's last re-sync, which
-    # takes today's banned lists and catalog together. Null: the opening.
+    # When the catalog's legalities are judged (rule 2.1a): the opening, or the moderator's last re-sync,
+    # which takes today's banned lists and catalog together. Null: the opening.
     legal_as_of = models.DateTimeField(null=True, blank=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
