@@ -389,7 +389,20 @@ class RoundExportView(APIView):
         except services.SCORING_ERRORS as error:
             return _answer(error)
         if kind == "csv":
-            response = HttpResponse(exports.results_csv(table), content_type="text/csv; charset=utf-8")
+            # Decisions (7.2b) only for a round that asks some: one more query then, none otherwise.
+            decisions = (
+                {
+                    hand_id: version.decisions
+                    for hand_id, version in selectors.current_versions(
+                        [row.hand.pk for row in table.rows]
+                    ).items()
+                }
+                if round_.decisions
+                else {}
+            )
+            response = HttpResponse(
+                exports.results_csv(table, decisions), content_type="text/csv; charset=utf-8"
+            )
             response["Content-Disposition"] = (
                 f'attachment; filename="results-{round_.code.replace(":", "-")}.csv"'
             )
@@ -397,8 +410,9 @@ class RoundExportView(APIView):
         hands = [hand for hand in hands_of_round(round_) if hand.current_version]
         cards = {hand.pk: hand.current_version.cards for hand in hands}
         notes = {hand.pk: hand.current_version.changes_note for hand in hands}
+        decisions = {hand.pk: hand.current_version.decisions for hand in hands}
         return HttpResponse(
-            exports.results_bbcode(table, cards, notes), content_type="text/plain; charset=utf-8"
+            exports.results_bbcode(table, cards, notes, decisions), content_type="text/plain; charset=utf-8"
         )
 
 

@@ -5,7 +5,7 @@ import csv
 import io
 
 from phm.text import bbcode_text
-from submissions.bbcode import card_line, hand_heading
+from submissions.bbcode import card_line, decision_lines, hand_heading
 
 from .forum_rows import format_table, row_for_hand
 
@@ -30,11 +30,11 @@ def forum_rows(table):
     ]
 
 
-def results_bbcode(table, cards_by_hand, notes_by_hand=None):
-    """The results post: title, the matrix in a [code] block, then each hand by rank with its result and
-    cards.
+def results_bbcode(table, cards_by_hand, notes_by_hand=None, decisions_by_hand=None):
+    """The results post: title, the matrix in a [code] block, then each hand by rank with its result, cards
+    and decisions.
     `cards_by_hand` maps hand ids to their current card names; `notes_by_hand` to what a moderator's similar
-    hand changed (4.2a), when it was replaced."""
+    hand changed (4.2a), when it was replaced; `decisions_by_hand` to the player's decisions (7.2b)."""
     round_ = table.round
     state = "final results" if table.final else "provisional results (not final yet)"
     blocks = [f"[b]Results — {round_.code} {bbcode_text(round_.title)}: {state}[/b]"]
@@ -45,6 +45,7 @@ def results_bbcode(table, cards_by_hand, notes_by_hand=None):
             f"{row.league_points} League points",
             card_line(cards_by_hand.get(row.hand.pk, [])),
         ]
+        lines += decision_lines(round_, (decisions_by_hand or {}).get(row.hand.pk))
         note = (notes_by_hand or {}).get(row.hand.pk)
         if note:
             lines.append(f"[i]{bbcode_text(note)}[/i]")
@@ -59,13 +60,17 @@ def cell_safe(value):
     return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def results_csv(table):
+def results_csv(table, decisions_by_hand=None):
     """One line per hand in entry order: number, player, hand name, a column per opponent, PT, Points,
-    rank."""
+    rank, then a column per decision the round asks (7.2b; headed by its key) with the player's answer."""
+    keys = [decision["key"] for decision in (table.round.decisions or [])]
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["number", "player", "hand_name", *table.numbers, "points", "league_points", "rank"])
+    writer.writerow(
+        ["number", "player", "hand_name", *table.numbers, "points", "league_points", "rank", *keys]
+    )
     for row in table.rows:
+        answers = (decisions_by_hand or {}).get(row.hand.pk) or {}
         cells = ["X" if cell.is_self else ("" if cell.points is None else cell.points) for cell in row.cells]
         writer.writerow(
             [
@@ -76,6 +81,7 @@ def results_csv(table):
                 row.points,
                 row.league_points,
                 row.rank,
+                *(cell_safe(answers.get(key, "")) for key in keys),
             ]
         )
     return out.getvalue()

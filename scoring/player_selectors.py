@@ -17,8 +17,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from rounds.models import RoundState
+from rounds.variants import decision_answer_rows
 from submissions.models import Hand, HandStatus, HandVersion
 from submissions.selectors import player_display_name
+from submissions.similar_hands import describe_card_changes
 
 from .models import BonusAward
 from .services.tally import compute_tallies
@@ -48,6 +50,8 @@ class PlayerEntry:
     rank: int | None = None
     computed: bool = False  # the stored table was behind: these numbers were computed for this request
     bonus: list = field(default_factory=list)  # this player's BonusAward rows in this round
+    decisions: list = field(default_factory=list)  # [(label, answer)] of the hand's decisions (7.2b)
+    replaced_note: str = ""  # a moderator's similar hand (4.2a): what it changed
 
     @property
     def final(self):
@@ -122,11 +126,13 @@ def player_page(player, now=None):
         .select_related("round__league", "round__tally", "tally")
         .order_by("round__deadline", "round_id")
     )
-    cards = dict(
-        HandVersion.objects.filter(hand__in=[hand.pk for hand in hands], is_current=True).values_list(
-            "hand_id", "cards"
-        )
-    )
+    # Cards, decisions (7.2b) and a moderator's similar-hand changes (4.2a): fields of the version, one query.
+    versions = {
+        hand_id: (cards, decisions, changes, source)
+        for hand_id, cards, decisions, changes, source in HandVersion.objects.filter(
+            hand__in=[hand.pk for hand in hands], is_current=True
+        ).values_list("hand_id", "cards", "decisions", "card_changes", "source")
+    }
     bonuses = defaultdict(list)
     awards = list(
         BonusAward.objects.counted()
@@ -141,14 +147,17 @@ def player_page(player, now=None):
     entries = []
     for hand in hands:
         disqualified = hand.status == HandStatus.DISQUALIFIED
+        cards, decisions, changes, source = versions.get(hand.pk, ([], {}, {}, ""))
         entry = PlayerEntry(
             round=hand.round,
             hand=hand,
             number=hand.number,
             hand_name=hand.name,
-            cards=cards.get(hand.pk, []),
+            cards=cards,
             disqualified=disqualified,
             bonus=bonuses.get(hand.round_id, []),
+            decisions=decision_answer_rows(hand.round, decisions),
+            replaced_note=_replaced_note(hand, changes, source),
         )
         if hand.number is None:
             unnumbered_rounds.append(hand.round_id)
@@ -184,6 +193,14 @@ def player_page(player, now=None):
         entries=entries,
         leagues=_league_totals(entries, awards),
     )
+
+
+def _replaced_note(hand, changes, source):
+    """What a moderator's similar hand changed (4.2a), as the round page says it; "" unless replaced."""
+    if hand.status != HandStatus.REPLACED:
+        return ""
+    note = describe_card_changes(changes) if source == HandVersion.Source.MODERATOR else ""
+    return note or "Replaced by a similar hand (rule 4.2a)."
 
 
 def _positions(round_ids):

@@ -219,6 +219,15 @@ def current_cards(hand_ids):
     )
 
 
+def current_versions(hand_ids):
+    """{hand id: its current version} with what a revealed hand shows: cards, decisions (7.2b) and a
+    moderator's similar-hand changes (4.2a); one query. Only for hands already revealed to the viewer."""
+    versions = HandVersion.objects.filter(hand_id__in=hand_ids, is_current=True).only(
+        "hand_id", "cards", "decisions", "card_changes", "source"
+    )
+    return {version.hand_id: version for version in versions}
+
+
 def moderator_queue(round_id):
     """What needs the moderator: disputes, open challenges, matches needing a new result (4.2a) and matches
     nobody reported (four queries)."""

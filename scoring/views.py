@@ -55,6 +55,7 @@ def results(request, round_id):
     hands = [hand for hand in hands_of_round(round_) if hand.current_version]
     cards = {hand.pk: hand.current_version.cards for hand in hands}
     notes = {hand.pk: hand.current_version.changes_note for hand in hands}
+    decisions = {hand.pk: hand.current_version.decisions for hand in hands}
     only_mine = request.GET.get("rows") == "mine" and mine is not None
     context = {
         "round": round_,
@@ -67,7 +68,7 @@ def results(request, round_id):
         "can_manage": can_manage_league(request.user, round_.league),
         "outcomes": OUTCOMES,
         "cards": cards,
-        "results_bbcode": exports.results_bbcode(table, cards, notes),
+        "results_bbcode": exports.results_bbcode(table, cards, notes, decisions),
         "by_players": selectors.decisions_by_players(round_),
         "chart": charts.bar_chart(
             [(f"{row.number:02d} {row.player}", row.league_points) for row in table.by_rank],
@@ -111,7 +112,7 @@ def match_detail(request, match_id):
         match = services.visible_match(match_id)
     history = selectors.match_history(match)
     side = services.side_of(request.user, match) if request.user.is_authenticated else None
-    cards = selectors.current_cards([match.hand_a_id, match.hand_b_id])
+    versions = selectors.current_versions([match.hand_a_id, match.hand_b_id])
     my_report = next(
         (r for r in history["reports"] if r.is_current and r.reporter_id == request.user.pk), None
     )
@@ -121,8 +122,8 @@ def match_detail(request, match_id):
         "history": history,
         "side": side,
         "sides": [
-            (match.hand_a, cards.get(match.hand_a_id, []), match.points_a),
-            (match.hand_b, cards.get(match.hand_b_id, []), match.points_b),
+            (match.hand_a, versions.get(match.hand_a_id), match.points_a),
+            (match.hand_b, versions.get(match.hand_b_id), match.points_b),
         ],
         "side_reports": [
             (f"{match.hand_a.number_label} {match.hand_a.player.username}", history["side_a"]),

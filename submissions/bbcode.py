@@ -23,6 +23,14 @@ def card_line(cards):
     return bbcode_text(format_hand_list(cards))
 
 
+def decision_lines(round_, decisions):
+    """A hand's decisions (7.2b) as forum lines, `Label: answer`, in the round's order; made inert."""
+    return [
+        f"{bbcode_text(label)}: {bbcode_text(str(answer))}"
+        for label, answer in decision_answer_rows(round_, decisions)
+    ]
+
+
 def hands_posted(round_, hands):
     blocks = [f"[b]Hands posted — {round_.code} {bbcode_text(round_.title)}[/b]"]
     for hand in hands:
@@ -30,9 +38,7 @@ def hands_posted(round_, hands):
             hand_heading(hand),
             card_line(hand.current_version.cards if hand.current_version else []),
         ]
-        decisions = hand.current_version.decisions if hand.current_version else {}
-        for label, answer in decision_answer_rows(round_, decisions):
-            lines.append(f"{bbcode_text(label)}: {bbcode_text(str(answer))}")
+        lines += decision_lines(round_, hand.current_version.decisions if hand.current_version else {})
         if hand.status == HandStatus.DISQUALIFIED:
             reason = f": {bbcode_text(hand.disqualification_reason)}" if hand.disqualification_reason else ""
             lines.append(f"[i]Disqualified (rule 4.2a){reason}[/i]")

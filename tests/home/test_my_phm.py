@@ -132,6 +132,33 @@ def test_player_a_never_sees_player_b_before_the_deadline(client, player, make_u
     assert "Submitted — version 1" in rival_html and "Scepter Tricks" in rival_html
 
 
+def test_open_round_status_shows_the_owners_decisions_to_the_owner_only(
+    client, player, make_user, password, open_round
+):
+    """Rule 7.2b: the owner sees their own answers on My PHM; another player and an anonymous visitor never."""
+    decisions = [
+        {"key": "tribe", "label": "Creature type", "kind": "choice", "choices": ["Goblin", "Elf"]},
+        {"key": "motto", "label": "Motto", "kind": "text"},
+    ]
+    round_ = open_round(decisions=decisions)
+    rival = make_user("rival")
+    secret = "Platypus Overture Three"
+    services.submit_hand(
+        player=player,
+        round_id=round_.pk,
+        name="Kjeld",
+        cards=KJELD,
+        attested=services.EVERY_LISTED_RULE,
+        decisions={"tribe": "Elf", "motto": secret},
+    )
+    html = section(home(client, player, password), "open-title")
+    assert "Creature type: <span" in html and f'Motto: <span class="text-body">{secret}</span>' in html
+    assert html.index("Creature type") < html.index("Motto")
+    assert secret not in home(client, rival, password)
+    client.logout()
+    assert secret not in client.get("/").content.decode()
+
+
 def test_tiebreak_rounds_only_for_eligible_players(client, player, make_user, password, league, open_round):
     outsider = make_user("outsider")
     round_ = open_round(title="Tie-break")
