@@ -46,9 +46,7 @@ def profile(request):
         form.save()
         messages.success(request, "Profile saved.")
         return redirect("profile")
-    return render(
-        request, "accounts/profile.html", {"form": form, **_calendar_links(request, request.user)}
-    )
+    return render(request, "accounts/profile.html", {"form": form, **_calendar_links(request, request.user)})
 
 
 def _calendar_links(request, user):

@@ -4,25 +4,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_moderators_group'),
+        ("accounts", "0002_moderators_group"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='profile',
-            name='digest_sent_at',
+            model_name="profile",
+            name="digest_sent_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='profile',
-            name='email_digest',
-            field=models.BooleanField(default=False, help_text='Gather e-mails into one a day (receipts, reminders and resets still come at once).'),
+            model_name="profile",
+            name="email_digest",
+            field=models.BooleanField(
+                default=False,
+                help_text="Gather e-mails into one a day (receipts, reminders and resets still come at once).",
+            ),
         ),
         migrations.AddField(
-            model_name='profile',
-            name='notification_choices',
+            model_name="profile",
+            name="notification_choices",
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

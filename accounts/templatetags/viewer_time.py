@@ -44,6 +44,8 @@ def full_moment(value):
     text = f"{format_date(local, FULL_FORMAT)} {local.tzname()}"
     if local.utcoffset() == utc.utcoffset() and local.tzname() in ("UTC", "GMT"):
         return text
-    return f"{text} ({format_date(utc, 'H:i:s')} UTC)" if local.date() == utc.date() else (
-        f"{text} ({format_date(utc, FULL_FORMAT)} UTC)"
+    return (
+        f"{text} ({format_date(utc, 'H:i:s')} UTC)"
+        if local.date() == utc.date()
+        else (f"{text} ({format_date(utc, FULL_FORMAT)} UTC)")
     )

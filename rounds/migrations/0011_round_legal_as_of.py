@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('rounds', '0010_league_tiebreak_rounds_allowed'),
+        ("rounds", "0010_league_tiebreak_rounds_allowed"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='round',
-            name='legal_as_of',
+            model_name="round",
+            name="legal_as_of",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
     ]

@@ -81,7 +81,13 @@ def site(league, moderator, player, revealed_round, password):  # noqa: F811
         hand_size=5,
         deadline=now + timedelta(days=2),
     )
-    submission_services.submit_hand(player=player, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=submission_services.EVERY_LISTED_RULE)
+    submission_services.submit_hand(
+        player=player,
+        round_id=open_round.pk,
+        name="Kjeld",
+        cards=KJELD,
+        attested=submission_services.EVERY_LISTED_RULE,
+    )
     scoring_services.report_row(player=players[0], round_id=round_.pk, row="1 | X 6 4 2")
     card = Card.objects.filter(name="Black Lotus").first() or Card.objects.first()
     return {

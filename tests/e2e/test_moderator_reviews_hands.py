@@ -15,7 +15,13 @@ def test_moderator_flags_a_hand_and_the_player_sees_why(
 ):
     round_ = vintage_round
     cards = ["Black Lotus", "Black Lotus", "Black Lotus", "Frost Titan", "Nevermore"]
-    services.submit_hand(player=player, round_id=round_.pk, name="Never get warm", cards=cards, attested=services.EVERY_LISTED_RULE)
+    services.submit_hand(
+        player=player,
+        round_id=round_.pk,
+        name="Never get warm",
+        cards=cards,
+        attested=services.EVERY_LISTED_RULE,
+    )
 
     page.set_viewport_size({"width": 1280, "height": 900})
     log_in(page, live_server, "mod", password)

@@ -69,7 +69,13 @@ def season(moderator, player, make_user):
     )
     open_round = _round(moderator, league, "5 Card Vintage", timedelta(hours=5))
     reviewed = _round(moderator, league, "7 Card Highlander", timedelta(days=3))
-    services.submit_hand(player=rivals[0], round_id=reviewed.pk, name="Scepter Tricks", cards=SCEPTER, attested=services.EVERY_LISTED_RULE)
+    services.submit_hand(
+        player=rivals[0],
+        round_id=reviewed.pk,
+        name="Scepter Tricks",
+        cards=SCEPTER,
+        attested=services.EVERY_LISTED_RULE,
+    )
     services.declare_not_playing(moderator=moderator, round_id=reviewed.pk)
     services.review_hand(
         actor=moderator,

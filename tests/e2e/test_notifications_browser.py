@@ -23,8 +23,20 @@ def test_after_the_reveal_the_bell_leads_the_player_to_their_row(
 ):
     alice = make_user("alice", forum_username="WhammeWhamme", email="alice@example.org")
     bob = make_user("bob", forum_username="nerdyjoe", email="bob@example.org")
-    hand_services.submit_hand(player=alice, round_id=vintage_round.pk, name="Kjeld", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
-    hand_services.submit_hand(player=bob, round_id=vintage_round.pk, name="Scepter", cards=SCEPTER, attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(
+        player=alice,
+        round_id=vintage_round.pk,
+        name="Kjeld",
+        cards=KJELD,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
+    hand_services.submit_hand(
+        player=bob,
+        round_id=vintage_round.pk,
+        name="Scepter",
+        cards=SCEPTER,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
     page.set_viewport_size(DESKTOP)
     log_in(page, live_server, "alice", password)
     bell = page.get_by_role("link", name=re.compile(r"^Notifications"))
@@ -38,7 +50,9 @@ def test_after_the_reveal_the_bell_leads_the_player_to_their_row(
     expect(bell.locator(".badge")).to_have_text("1")
     bell.click()
     expect(page).to_have_url(re.compile(r"/notifications/$"))
-    item = page.get_by_role("link", name=re.compile(r"Hands posted for 45:01 5 Card Vintage: score your row now"))
+    item = page.get_by_role(
+        "link", name=re.compile(r"Hands posted for 45:01 5 Card Vintage: score your row now")
+    )
     expect(item).to_be_visible()
     shoot(page, "notifications-list")
     item.click()

@@ -41,7 +41,13 @@ def test_player_fixes_a_typo_submits_edits_and_sees_all_hands_after_the_deadline
         "Mishra's Workshop",
         "Sphere of Resistance",
     ]
-    services.submit_hand(player=rival, round_id=round_.pk, name="Scepter Tricks", cards=scepter, attested=services.EVERY_LISTED_RULE)
+    services.submit_hand(
+        player=rival,
+        round_id=round_.pk,
+        name="Scepter Tricks",
+        cards=scepter,
+        attested=services.EVERY_LISTED_RULE,
+    )
 
     page.set_viewport_size(DESKTOP)
     log_in(page, live_server, "player", password)

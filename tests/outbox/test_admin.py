@@ -16,7 +16,9 @@ LIST_URL = reverse("admin:outbox_message_changelist")
 
 
 def submit(player, round_, cards):
-    return hand_services.submit_hand(player=player, round_id=round_.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE)
+    return hand_services.submit_hand(
+        player=player, round_id=round_.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE
+    )
 
 
 def subjects(client):

@@ -40,7 +40,12 @@ def body_template(settings, tmp_path):
 def test_by_default_a_person_is_told_on_the_site_and_by_email_once(carol):
     tell([carol, carol])
     [note] = Notification.objects.all()
-    assert (note.recipient, note.text, note.url, note.read_at) == (carol, "Round 45:01 is open", "/rounds/1/", None)
+    assert (note.recipient, note.text, note.url, note.read_at) == (
+        carol,
+        "Round 45:01 is open",
+        "/rounds/1/",
+        None,
+    )
     [sent] = mail.outbox
     assert sent.to == ["carol@example.org"] and sent.subject == "[PHM] Round 45:01 is open"
 
@@ -69,7 +74,9 @@ def test_the_email_has_an_html_alternative_absolute_links_and_one_click_unsubscr
     html, mime = sent.alternatives[0]
     assert mime == "text/html" and 'href="https://phm.example/rounds/1/"' in html and "PHM Moderator" in html
     unsubscribe = sent.extra_headers["List-Unsubscribe"]
-    assert unsubscribe.startswith("<https://phm.example/notifications/unsubscribe/") and unsubscribe.endswith(">")
+    assert unsubscribe.startswith("<https://phm.example/notifications/unsubscribe/") and unsubscribe.endswith(
+        ">"
+    )
     assert sent.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert unsubscribe[1:-1] in sent.body and 'Stop e-mails about "Round opened"' in sent.body
 
@@ -221,7 +228,8 @@ def test_the_preferences_page_saves_every_choice(client, carol, password):
     page = client.get(reverse("outbox:preferences")).content.decode()
     assert "Deadline reminders" in page and "e-mail only" in page
     response = client.post(
-        reverse("outbox:preferences"), {"round.opened:site": "on", "hands.revealed:email": "on", "digest": "on"}
+        reverse("outbox:preferences"),
+        {"round.opened:site": "on", "hands.revealed:email": "on", "digest": "on"},
     )
     assert response.status_code == 302
     carol.refresh_from_db()

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.django_db
 
 
 def submit(player, round_, cards=KJELD, name="Kjeld"):
-    return hand_services.submit_hand(player=player, round_id=round_.pk, name=name, cards=cards, attested=hand_services.EVERY_LISTED_RULE)
+    return hand_services.submit_hand(
+        player=player, round_id=round_.pk, name=name, cards=cards, attested=hand_services.EVERY_LISTED_RULE
+    )
 
 
 def failing_backend(error):
@@ -168,7 +170,9 @@ def test_submitting_never_fails_because_of_the_mail_server(
         django_capture_on_commit_callbacks(execute=True),
     ):
         response = api_client.put(
-            f"/api/rounds/{open_round.pk}/my-hand/", {"name": "K", "cards": KJELD, "attest": True}, format="json"
+            f"/api/rounds/{open_round.pk}/my-hand/",
+            {"name": "K", "cards": KJELD, "attest": True},
+            format="json",
         )
     assert response.status_code == 201
     message = Message.objects.get()

@@ -100,7 +100,9 @@ def test_a_mail_server_that_never_answers_costs_the_player_nothing(fault_stack, 
     [player], _ = players(make_user, 1)
     # The request's own process never opens a mail connection: sending is the workers' job.
     with mock.patch("django.core.mail.backends.smtp.EmailBackend.open", side_effect=AssertionError("SMTP")):
-        submission = hand_services.submit_hand(player=player, round_id=round_.pk, name="K", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
+        submission = hand_services.submit_hand(
+            player=player, round_id=round_.pk, name="K", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE
+        )
     assert submission.created
     message = Message.objects.get(kind="hand.receipt")
     assert wait_for(lambda: Message.objects.get(pk=message.pk).attempts >= 1, timeout=60)
@@ -131,7 +133,9 @@ def test_with_redis_unreachable_everything_a_player_does_still_works(
     # A revealed round with its table, for the reports.
     played = open_round(league, moderator)
     for player, cards in ((alice, KJELD), (bob, SCEPTER), (carol, VOID)):
-        hand_services.submit_hand(player=player, round_id=played.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE)
+        hand_services.submit_hand(
+            player=player, round_id=played.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE
+        )
     past_deadline(played)
     hand_services.reveal_round(played.pk)
     build_match_table(played.pk)
@@ -139,7 +143,10 @@ def test_with_redis_unreachable_everything_a_player_does_still_works(
     Message.objects.all().delete()  # receipts, "hands posted", "round opened": sent in this process
 
     status, _, _ = http(
-        "PUT", f"{base}/api/rounds/{current.pk}/my-hand/", alice_token, {"name": "K", "cards": KJELD, "attest": True}
+        "PUT",
+        f"{base}/api/rounds/{current.pk}/my-hand/",
+        alice_token,
+        {"name": "K", "cards": KJELD, "attest": True},
     )
     assert status == 201
     assert http("GET", f"{base}/api/cards/?q=workshop")[0] == 200
@@ -212,7 +219,9 @@ def test_a_worker_killed_in_the_middle_of_a_reveal_and_a_table_build(
     round_ = open_round(league, moderator)
     made, _ = players(make_user, 3)
     for player, cards in zip(made, (KJELD, SCEPTER, VOID), strict=True):
-        hand_services.submit_hand(player=player, round_id=round_.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE)
+        hand_services.submit_hand(
+            player=player, round_id=round_.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE
+        )
     past_deadline(round_)
     first_hand = Hand.objects.filter(round=round_).order_by("pk").first()
 

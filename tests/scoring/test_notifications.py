@@ -64,7 +64,9 @@ def test_a_challenge_tells_the_players_and_the_decision_tells_the_challenger_too
     services.report_match(reporter=p1, match_id=match.pk, points_a=6, points_b=0)
     challenge = services.challenge_match(challenger=p3, match_id=match.pk, reason="Lotus wins on the play")
     assert told("match.challenge") == ["p1", "p2"]
-    services.resolve_challenge(actor=moderator, challenge_id=challenge.pk, decision="upheld", points_a=2, points_b=2)
+    services.resolve_challenge(
+        actor=moderator, challenge_id=challenge.pk, decision="upheld", points_a=2, points_b=2
+    )
     assert told("match.decision") == ["p1", "p2", "p3"]
     body = Message.objects.filter(kind="match.decision").first().body
     assert "upheld" in body and "Forum p1: 6-0" in body and "2 - 2" in body
@@ -92,7 +94,7 @@ def test_results_final_tells_each_player_their_own_figures_and_the_standings(rev
     first = Notification.objects.get(kind="results.final", recipient=p1)
     assert "you ranked 1 with 12 PT" in first.text
     body = Message.objects.get(kind="results.final", recipient=p3).body
-    assert "You (03, \"Hand of p3\"): rank 3, 1 PT" in body
+    assert 'You (03, "Hand of p3"): rank 3, 1 PT' in body
     assert "1. Forum p1" in body and "standings after this round" in body
 
 

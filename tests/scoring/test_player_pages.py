@@ -199,7 +199,13 @@ def test_open_round_hand_shows_nowhere(
         hand_size=5,
         deadline=now + timedelta(days=2),
     )
-    hand_services.submit_hand(player=players[0], round_id=open_round.pk, name=SECRET_NAME, cards=SECRET_CARDS, attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(
+        player=players[0],
+        round_id=open_round.pk,
+        name=SECRET_NAME,
+        cards=SECRET_CARDS,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
     last = max(league.rounds.values_list("number", flat=True))  # the factory's numbers run on across tests
     draft = RoundFactory(
         league=league,

@@ -31,13 +31,17 @@ def as_user(api_client, user):
 
 def test_put_201_first_then_200_on_change(api_client, open_round, alice):
     client = as_user(api_client, alice)
-    first = client.put(url(open_round), {"name": "The Might of Kjeld", "cards": KJELD, "attest": True}, format="json")
+    first = client.put(
+        url(open_round), {"name": "The Might of Kjeld", "cards": KJELD, "attest": True}, format="json"
+    )
     assert first.status_code == 201, first.content
     body = first.json()
     assert body["cards"] == KJELD and body["version"] == 1 and body["name"] == "The Might of Kjeld"
     assert len(body["commitment"]) == 64 and body["submitted_at"]
     second = client.put(
-        url(open_round), {"name": "Scepter Tricks", "list": " / ".join(SCEPTER), "attest": True}, format="json"
+        url(open_round),
+        {"name": "Scepter Tricks", "list": " / ".join(SCEPTER), "attest": True},
+        format="json",
     )
     assert second.status_code == 200 and second.json()["version"] == 2 and second.json()["cards"] == SCEPTER
     mine = client.get(url(open_round))
@@ -46,7 +50,9 @@ def test_put_201_first_then_200_on_change(api_client, open_round, alice):
 
 def test_put_400_lists_problems_per_card(api_client, open_round, alice):
     response = as_user(api_client, alice).put(
-        url(open_round), {"name": "", "cards": ["Karakass", *KJELD[1:4], "Force of Will"], "attest": True}, format="json"
+        url(open_round),
+        {"name": "", "cards": ["Karakass", *KJELD[1:4], "Force of Will"], "attest": True},
+        format="json",
     )
     assert response.status_code == 400
     body = response.json()
@@ -80,7 +86,9 @@ def test_put_malformed_input_is_a_400_never_a_500(api_client, open_round, alice,
 
 def test_put_after_the_deadline_is_409(api_client, open_round, alice):
     with time_machine.travel(open_round.deadline, tick=False):
-        response = as_user(api_client, alice).put(url(open_round), {"cards": KJELD, "attest": True}, format="json")
+        response = as_user(api_client, alice).put(
+            url(open_round), {"cards": KJELD, "attest": True}, format="json"
+        )
     assert response.status_code == 409
     assert response.json()["code"] == "conflict" and "closed" in response.json()["detail"]
 
@@ -94,7 +102,9 @@ def test_anonymous_gets_401_and_no_hand_is_404(api_client, open_round, alice):
 def test_round_hands_are_404_before_the_deadline_except_for_a_non_playing_moderator(
     api_client, open_round, alice, bob, moderator, other_moderator
 ):
-    services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE)
+    services.submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    )
     hands_url = f"/api/rounds/{open_round.pk}/hands/"
     assert api_client.get(hands_url).status_code == 404
     assert as_user(api_client, bob).get(hands_url).status_code == 404
@@ -111,8 +121,12 @@ def test_round_hands_are_404_before_the_deadline_except_for_a_non_playing_modera
 def test_a_playing_moderator_sees_no_other_hand_before_the_deadline(
     api_client, client, open_round, alice, moderator
 ):
-    services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE)
-    services.submit_hand(player=moderator, round_id=open_round.pk, name="Mine", cards=VOID, attested=services.EVERY_LISTED_RULE)
+    services.submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    )
+    services.submit_hand(
+        player=moderator, round_id=open_round.pk, name="Mine", cards=VOID, attested=services.EVERY_LISTED_RULE
+    )
     client = as_user(api_client, moderator)
     assert client.get(f"/api/rounds/{open_round.pk}/hands/").status_code == 404
     alice_hand = Hand.objects.get(player=alice)
@@ -128,8 +142,12 @@ def test_a_playing_moderator_sees_no_other_hand_before_the_deadline(
 
 
 def test_after_the_deadline_everyone_sees_every_hand_with_nonce(api_client, open_round, alice, bob):
-    services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE)
-    services.submit_hand(player=bob, round_id=open_round.pk, name="Scepter", cards=SCEPTER, attested=services.EVERY_LISTED_RULE)
+    services.submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    )
+    services.submit_hand(
+        player=bob, round_id=open_round.pk, name="Scepter", cards=SCEPTER, attested=services.EVERY_LISTED_RULE
+    )
     with time_machine.travel(open_round.deadline, tick=False):
         with CaptureQueriesContext(connection) as ctx:
             response = api_client.get(f"/api/rounds/{open_round.pk}/hands/")
@@ -150,7 +168,9 @@ def test_after_the_deadline_everyone_sees_every_hand_with_nonce(api_client, open
 def test_review_flag_notifies_the_player_and_is_audited(
     api_client, open_round, alice, moderator, mailoutbox, django_capture_on_commit_callbacks
 ):
-    hand = services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE).hand
+    hand = services.submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    ).hand
     services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     client = as_user(api_client, moderator)
     with django_capture_on_commit_callbacks(execute=True):
@@ -172,7 +192,9 @@ def test_review_flag_notifies_the_player_and_is_audited(
 def test_disqualify_and_replace_are_409_before_the_deadline_and_work_after(
     api_client, open_round, alice, moderator
 ):
-    hand = services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE).hand
+    hand = services.submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    ).hand
     services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     client = as_user(api_client, moderator)
     review = f"/api/hands/{hand.pk}/review/"
@@ -200,7 +222,9 @@ def test_disqualify_and_replace_are_409_before_the_deadline_and_work_after(
 
 
 def test_review_by_a_player_is_404_before_and_403_after_the_deadline(api_client, open_round, alice, bob):
-    hand = services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE).hand
+    hand = services.submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    ).hand
     client = as_user(api_client, bob)
     review = f"/api/hands/{hand.pk}/review/"
     assert client.post(review, {"action": "flag", "message": "x"}, format="json").status_code == 404

@@ -67,7 +67,11 @@ def test_a_round_opening_tells_the_league_s_players_and_followers_only(league, m
 
 def test_a_draft_tells_nobody(league, moderator, league_players):
     round_services.create_round(
-        actor=moderator, league=league, now=timezone.now(), title="Draft", deadline=timezone.now() + timedelta(days=3)
+        actor=moderator,
+        league=league,
+        now=timezone.now(),
+        title="Draft",
+        deadline=timezone.now() + timedelta(days=3),
     )
     assert not Notification.objects.exists() and not Message.objects.exists()
 
@@ -96,7 +100,11 @@ def test_reminders_go_only_to_who_has_not_submitted_and_never_twice(league, mode
     alice, _bob, _carol, _dave = league_players
     round_ = open_new_round(league, moderator)
     hand_services.submit_hand(
-        player=alice, round_id=round_.pk, name="Secret Goblins", cards=KJELD[:4], attested=hand_services.EVERY_LISTED_RULE
+        player=alice,
+        round_id=round_.pk,
+        name="Secret Goblins",
+        cards=KJELD[:4],
+        attested=hand_services.EVERY_LISTED_RULE,
     )
     day_before = round_.deadline - timedelta(hours=23)
     assert notifications.send_reminders(now=round_.deadline - timedelta(hours=25)) == 0  # too early
@@ -129,7 +137,10 @@ def test_a_moved_deadline_gets_its_own_reminders(league, moderator, league_playe
     assert len(told("round.reminder")) == 3
     new_deadline = round_.deadline + timedelta(days=1)
     round_services.extend_deadline(
-        actor=moderator, round_id=round_.pk, now=round_.deadline - timedelta(minutes=20), new_deadline=new_deadline
+        actor=moderator,
+        round_id=round_.pk,
+        now=round_.deadline - timedelta(minutes=20),
+        new_deadline=new_deadline,
     )
     assert notifications.send_reminders(now=new_deadline - timedelta(minutes=30)) == 3
 
@@ -157,11 +168,25 @@ def test_reminder_task_is_on_the_beat(settings):
 
 
 def test_a_flag_tells_only_the_hand_s_player(open_round, moderator, alice, bob):
-    hand_services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
-    hand_services.submit_hand(player=bob, round_id=open_round.pk, name="Other", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(
+        player=alice,
+        round_id=open_round.pk,
+        name="Kjeld",
+        cards=KJELD,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
+    hand_services.submit_hand(
+        player=bob,
+        round_id=open_round.pk,
+        name="Other",
+        cards=KJELD,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
     hand = alice.hands.get(round=open_round)
     hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
-    hand_services.review_hand(actor=moderator, hand_id=hand.pk, action="flag", message="Wheel of Torture is banned")
+    hand_services.review_hand(
+        actor=moderator, hand_id=hand.pk, action="flag", message="Wheel of Torture is banned"
+    )
     assert told("hand.review") == ["alice"] and mailed("hand.review") == ["alice"]
     note = Notification.objects.get(kind="hand.review")
     assert note.url == f"/rounds/{open_round.pk}/my-hand/"
@@ -173,7 +198,13 @@ def test_a_flag_tells_only_the_hand_s_player(open_round, moderator, alice, bob):
 def test_nothing_told_before_the_reveal_names_another_player_s_hand(league, moderator, league_players):
     alice, _bob, _carol, _dave = league_players
     round_ = open_new_round(league, moderator)
-    hand_services.submit_hand(player=alice, round_id=round_.pk, name="Secret Goblins", cards=KJELD[:4], attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(
+        player=alice,
+        round_id=round_.pk,
+        name="Secret Goblins",
+        cards=KJELD[:4],
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
     notifications.send_reminders(now=round_.deadline - timedelta(hours=23))
     notifications.send_reminders(now=round_.deadline - timedelta(minutes=30))
     for note in Notification.objects.exclude(recipient=alice):

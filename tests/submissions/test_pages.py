@@ -122,7 +122,13 @@ def test_live_check_and_suggestions_fragments(alice_client, open_round):
 
 def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, moderator, make_user):
     for n in range(3):
-        services.submit_hand(player=make_user(f"p{n}"), round_id=open_round.pk, name=f"H{n}", cards=KJELD, attested=services.EVERY_LISTED_RULE)
+        services.submit_hand(
+            player=make_user(f"p{n}"),
+            round_id=open_round.pk,
+            name=f"H{n}",
+            cards=KJELD,
+            attested=services.EVERY_LISTED_RULE,
+        )
     client.force_login(moderator)
     client.post(f"/moderate/rounds/{open_round.pk}/hands/preview/")  # "I will not play in this round"
     client.get(f"/moderate/rounds/{open_round.pk}/hands/")
@@ -130,7 +136,13 @@ def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, mod
         response = client.get(f"/moderate/rounds/{open_round.pk}/hands/")
     few = len(ctx.captured_queries)
     for n in range(3, 9):
-        services.submit_hand(player=make_user(f"p{n}"), round_id=open_round.pk, name=f"H{n}", cards=VOID, attested=services.EVERY_LISTED_RULE)
+        services.submit_hand(
+            player=make_user(f"p{n}"),
+            round_id=open_round.pk,
+            name=f"H{n}",
+            cards=VOID,
+            attested=services.EVERY_LISTED_RULE,
+        )
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(f"/moderate/rounds/{open_round.pk}/hands/")
     many = len(ctx.captured_queries)
@@ -139,7 +151,9 @@ def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, mod
 
 
 def test_review_actions_from_the_page(client, open_round, moderator, alice):
-    hand = services.submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE).hand
+    hand = services.submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    ).hand
     client.force_login(moderator)
     response = client.post(
         f"/moderate/hands/{hand.pk}/review/", {"action": "flag", "message": "Fix card 3"}, follow=True
@@ -165,7 +179,9 @@ def test_review_actions_from_the_page(client, open_round, moderator, alice):
 def test_verify_page_checks_a_commitment(client, open_round, alice):
     from submissions.commitments import version_text
 
-    version = services.submit_hand(player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=services.EVERY_LISTED_RULE).version
+    version = services.submit_hand(
+        player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    ).version
     text = version_text(HandVersion.objects.select_related("hand__player").get(pk=version.pk))
     good = client.post("/hands/verify/", {"text": text, "commitment": version.commitment}).content.decode()
     bad = client.post(
@@ -176,14 +192,22 @@ def test_verify_page_checks_a_commitment(client, open_round, alice):
 
 
 def test_round_page_query_count_does_not_grow_with_hands_while_open(client, open_round, alice, make_user):
-    services.submit_hand(player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=services.EVERY_LISTED_RULE)
+    services.submit_hand(
+        player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    )
     client.force_login(alice)
     client.get(open_round.get_absolute_url())  # the bell's count is cached from the first page on
     with CaptureQueriesContext(connection) as ctx:
         client.get(open_round.get_absolute_url())
     few = len(ctx.captured_queries)
     for n in range(5):
-        services.submit_hand(player=make_user(f"q{n}"), round_id=open_round.pk, name="", cards=VOID, attested=services.EVERY_LISTED_RULE)
+        services.submit_hand(
+            player=make_user(f"q{n}"),
+            round_id=open_round.pk,
+            name="",
+            cards=VOID,
+            attested=services.EVERY_LISTED_RULE,
+        )
     with CaptureQueriesContext(connection) as ctx:
         client.get(open_round.get_absolute_url())
     assert len(ctx.captured_queries) == few <= 20

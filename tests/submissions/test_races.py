@@ -47,7 +47,11 @@ def test_many_players_submitting_around_the_deadline_none_lost(on_postgres, leag
                 cards = [KJELD, SCEPTER, VOID][(n + attempt) % 3]
                 try:
                     result = services.submit_hand(
-                        player=player, round_id=round_.pk, name=f"h{attempt}", cards=cards, attested=services.EVERY_LISTED_RULE
+                        player=player,
+                        round_id=round_.pk,
+                        name=f"h{attempt}",
+                        cards=cards,
+                        attested=services.EVERY_LISTED_RULE,
                     )
                 except services.HandConflict:
                     with lock:
@@ -88,7 +92,13 @@ def test_reveal_run_concurrently_numbers_once(on_postgres, league, moderator, ma
         deadline=now + timedelta(days=1),
     )  # fmt: skip
     for n in range(10):
-        services.submit_hand(player=make_user(f"p{n}"), round_id=round_.pk, name="", cards=KJELD, attested=services.EVERY_LISTED_RULE)
+        services.submit_hand(
+            player=make_user(f"p{n}"),
+            round_id=round_.pk,
+            name="",
+            cards=KJELD,
+            attested=services.EVERY_LISTED_RULE,
+        )
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now())
     results = run_together([lambda: services.reveal_round(round_.pk) for _ in range(6)])
     assert sorted(results) == [False] * 5 + [True]
@@ -107,7 +117,9 @@ def test_a_real_worker_reveals_a_round(on_postgres, celery_worker_process, leagu
         actor=moderator, league=league, now=now, open_now=True, title="Worker", hand_size=5,
         deadline=now + timedelta(days=1),
     )  # fmt: skip
-    services.submit_hand(player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE)
+    services.submit_hand(
+        player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    )
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now())
     reveal_round.apply_async(args=[round_.pk], queue=celery_worker_process)  # nothing reads its result
     deadline = time.monotonic() + 90  # generous: the first task waits for the worker process to boot
@@ -129,7 +141,11 @@ def test_one_player_submitting_from_many_tabs_gets_one_hand_and_numbered_version
     results = run_together(
         [
             lambda n=n: services.submit_hand(
-                player=alice, round_id=round_.pk, name=f"tab {n}", cards=hands[n % 3], attested=services.EVERY_LISTED_RULE
+                player=alice,
+                round_id=round_.pk,
+                name=f"tab {n}",
+                cards=hands[n % 3],
+                attested=services.EVERY_LISTED_RULE,
             )
             for n in range(10)
         ]
@@ -156,7 +172,13 @@ def test_closing_the_round_while_players_submit_leaves_no_hand_after_the_close(
     def submit(player):
         def job():
             try:
-                return services.submit_hand(player=player, round_id=round_.pk, name="", cards=KJELD, attested=services.EVERY_LISTED_RULE).version
+                return services.submit_hand(
+                    player=player,
+                    round_id=round_.pk,
+                    name="",
+                    cards=KJELD,
+                    attested=services.EVERY_LISTED_RULE,
+                ).version
             except services.HandConflict:
                 return "refused"
 
@@ -195,7 +217,9 @@ def test_a_moderator_never_both_plays_and_sees_the_hands_under_any_interleaving(
             actor=moderator, league=league, now=now, open_now=True, title=f"Trial {trial}", hand_size=5,
             deadline=now + timedelta(days=1),
         )  # fmt: skip
-        services.submit_hand(player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE)
+        services.submit_hand(
+            player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+        )
         jobs = []
         for user in moderators:
             jobs.append(lambda user=user, round_=round_: services.submit_hand(

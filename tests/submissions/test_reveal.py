@@ -27,9 +27,17 @@ def three_hands(open_round, alice, bob, make_user):
         (alice, "The Might of Kjeld", KJELD),
         (carol, "The call of the void", VOID),
     ]:
-        services.submit_hand(player=player, round_id=open_round.pk, name=name, cards=cards, attested=services.EVERY_LISTED_RULE)
+        services.submit_hand(
+            player=player, round_id=open_round.pk, name=name, cards=cards, attested=services.EVERY_LISTED_RULE
+        )
     # Alice edits later: numbering is by *first* submission, so her edit does not move her.
-    services.submit_hand(player=alice, round_id=open_round.pk, name="The Might of Kjeld", cards=SCEPTER, attested=services.EVERY_LISTED_RULE)
+    services.submit_hand(
+        player=alice,
+        round_id=open_round.pk,
+        name="The Might of Kjeld",
+        cards=SCEPTER,
+        attested=services.EVERY_LISTED_RULE,
+    )
     return open_round
 
 
@@ -147,7 +155,13 @@ def test_revealed_round_page_lists_hands_with_bounded_queries(three_hands, clien
         few = len(ctx.captured_queries)
     for n in range(6):
         player = make_user(f"extra{n}")
-        services.submit_hand(player=player, round_id=round_.pk, name=f"Extra {n}", cards=VOID, attested=services.EVERY_LISTED_RULE)
+        services.submit_hand(
+            player=player,
+            round_id=round_.pk,
+            name=f"Extra {n}",
+            cards=VOID,
+            attested=services.EVERY_LISTED_RULE,
+        )
     with time_machine.travel(round_.deadline, tick=False):
         with CaptureQueriesContext(connection) as ctx:
             response = client.get(round_.get_absolute_url())

@@ -16,7 +16,14 @@ pytestmark = pytest.mark.django_db
 
 
 def submit(player, round_, cards=KJELD, name="The Might of Kjeld", **kwargs):
-    return services.submit_hand(player=player, round_id=round_.pk, name=name, cards=list(cards), attested=services.EVERY_LISTED_RULE, **kwargs)
+    return services.submit_hand(
+        player=player,
+        round_id=round_.pk,
+        name=name,
+        cards=list(cards),
+        attested=services.EVERY_LISTED_RULE,
+        **kwargs,
+    )
 
 
 def test_first_submission_creates_the_hand_and_version_one(open_round, alice):
@@ -82,7 +89,13 @@ def test_malformed_input_is_an_input_error_not_a_crash(open_round, alice):
     with pytest.raises(services.HandInputError):
         submit(alice, open_round, cards=["Karakas"] * 21)
     with pytest.raises(services.HandInputError):
-        services.submit_hand(player=alice, round_id=open_round.pk, name="", cards="Karakas", attested=services.EVERY_LISTED_RULE)
+        services.submit_hand(
+            player=alice,
+            round_id=open_round.pk,
+            name="",
+            cards="Karakas",
+            attested=services.EVERY_LISTED_RULE,
+        )
 
 
 def test_a_round_is_judged_by_its_banned_snapshot_not_the_standing_list(open_round, alice, moderator):
@@ -126,7 +139,9 @@ def test_a_draft_or_unknown_round_is_not_found(league, moderator, alice):
     )
     for round_id in (draft.pk, 999_999):
         with pytest.raises(services.HandNotFound):
-            services.submit_hand(player=alice, round_id=round_id, name="", cards=KJELD, attested=services.EVERY_LISTED_RULE)
+            services.submit_hand(
+                player=alice, round_id=round_id, name="", cards=KJELD, attested=services.EVERY_LISTED_RULE
+            )
 
 
 def test_commitment_is_sha256_of_the_documented_canonical_text(open_round, alice):

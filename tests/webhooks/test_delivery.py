@@ -86,8 +86,20 @@ def test_a_discord_webhook_gets_the_round_opened_hands_posted_and_results_final(
     assert f"<t:{unix}:F>" in fields["Deadline"] and "UTC" in fields["Deadline"]
     assert f"<t:{unix}:F>" in message["content"]
 
-    hand_services.submit_hand(player=alice, round_id=round_.pk, name="The Might of Kjeld", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
-    hand_services.submit_hand(player=bob, round_id=round_.pk, name="Scepter Tricks", cards=SCEPTER, attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(
+        player=alice,
+        round_id=round_.pk,
+        name="The Might of Kjeld",
+        cards=KJELD,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
+    hand_services.submit_hand(
+        player=bob,
+        round_id=round_.pk,
+        name="Scepter Tricks",
+        cards=SCEPTER,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
     assert WebhookDelivery.objects.count() == 1  # hands are nobody's business before the deadline
     past_deadline(round_)
     scoring_services.build_match_table(round_.pk)  # reveals the round first
@@ -152,8 +164,16 @@ def test_a_json_webhook_is_signed_and_says_what_happened(receiver, add_webhook, 
 def test_a_json_webhook_after_the_reveal_and_when_final(receiver, add_webhook, moderator, league, alice, bob):
     add_webhook(receiver.url, kind="json")
     round_ = open_new_round(moderator, league)
-    hand_services.submit_hand(player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
-    hand_services.submit_hand(player=bob, round_id=round_.pk, name="Scepter", cards=SCEPTER, attested=hand_services.EVERY_LISTED_RULE)
+    hand_services.submit_hand(
+        player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE
+    )
+    hand_services.submit_hand(
+        player=bob,
+        round_id=round_.pk,
+        name="Scepter",
+        cards=SCEPTER,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
     past_deadline(round_)
     scoring_services.build_match_table(round_.pk)
     scoring_services.report_row(player=bob, round_id=round_.pk, row="2 | 4 X")
@@ -333,7 +353,11 @@ def test_user_text_cannot_ping_or_format_in_discord(receiver, add_webhook, moder
     round_ = open_new_round(moderator, league)
     mallory = make_user("mallory", forum_username="@everyone")
     hand_services.submit_hand(
-        player=mallory, round_id=round_.pk, name="**[click](https://evil)**", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE
+        player=mallory,
+        round_id=round_.pk,
+        name="**[click](https://evil)**",
+        cards=KJELD,
+        attested=hand_services.EVERY_LISTED_RULE,
     )
     past_deadline(round_)
     scoring_services.build_match_table(round_.pk)

@@ -46,11 +46,29 @@ def test_nothing_about_hands_goes_out_before_the_reveal_and_the_hands_list_after
             deadline=now + timedelta(days=2),
         )
     with django_capture_on_commit_callbacks(execute=True):
-        hand_services.submit_hand(player=alice, round_id=round_.pk, name="The Might of Kjeld", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE)
+        hand_services.submit_hand(
+            player=alice,
+            round_id=round_.pk,
+            name="The Might of Kjeld",
+            cards=KJELD,
+            attested=hand_services.EVERY_LISTED_RULE,
+        )
     with django_capture_on_commit_callbacks(execute=True):
-        hand_services.submit_hand(player=bob, round_id=round_.pk, name="Scepter Tricks", cards=SCEPTER, attested=hand_services.EVERY_LISTED_RULE)
+        hand_services.submit_hand(
+            player=bob,
+            round_id=round_.pk,
+            name="Scepter Tricks",
+            cards=SCEPTER,
+            attested=hand_services.EVERY_LISTED_RULE,
+        )
     with django_capture_on_commit_callbacks(execute=True):
-        hand_services.submit_hand(player=alice, round_id=round_.pk, name="Into the Void", cards=VOID, attested=hand_services.EVERY_LISTED_RULE)
+        hand_services.submit_hand(
+            player=alice,
+            round_id=round_.pk,
+            name="Into the Void",
+            cards=VOID,
+            attested=hand_services.EVERY_LISTED_RULE,
+        )
     with django_capture_on_commit_callbacks(execute=True):
         round_services.extend_deadline(
             actor=moderator,
