@@ -133,7 +133,7 @@ def round_create(request):
             verb = "created and opened" if open_now else "saved as a draft"
             messages.success(request, f"Round {round_.code} “{round_.title}” {verb}.")
             return redirect("rounds:moderate-round", round_.pk)
-    elif request.method == "POST":
+    elif form.is_bound:  # an empty POST leaves the form unbound: nothing to check
         _add_rule_problems(form)
     return render(request, "rounds/moderate/round_form.html", {"form": form, "creating": True})
 
@@ -184,7 +184,7 @@ def round_edit(request, round_id):
         else:
             messages.success(request, "Round saved.")
             return redirect("rounds:moderate-round", round_.pk)
-    elif request.method == "POST":
+    elif form.is_bound:  # an empty POST leaves the form unbound: nothing to check
         _add_rule_problems(form, locked)
     return render(
         request, "rounds/moderate/round_form.html", {"form": form, "round": round_, "creating": False}
