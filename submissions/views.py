@@ -25,7 +25,7 @@ from rounds.moderation_views import moderator_required
 from . import commitments, selectors, services
 from .bbcode import hands_posted
 from .forms import DECISION_FIELD_PREFIX, HandForm, fill_from_paste
-from .models import Hand, HandReview
+from .models import Hand, HandReview, HandVersion
 
 AUTOCOMPLETE_SHOWN = 8
 
@@ -271,10 +271,11 @@ def _judge_all(round_, hands):
     verdict = check_hand(inputs, rules)
     for hand, (start, count) in zip(hands, spans, strict=True):
         hand.card_verdicts = verdict.cards[start : start + count]
-        # A moderator's similar hand (4.2a) may have had cards removed: one card up to the hand size.
-        similar = hand.current_version is not None and hand.current_version.source == "moderator"
-        size_ok = round_.hand_size_allows(count) or (similar and 1 <= count <= round_.hand_size)
-        hand.legal = all(card.legal for card in hand.card_verdicts) and size_ok
+        version = hand.current_version
+        similar = version is not None and version.source == HandVersion.Source.MODERATOR
+        hand.legal = all(card.legal for card in hand.card_verdicts) and round_.hand_size_allows(
+            count, similar_hand=similar
+        )
 
 
 @moderator_required

@@ -220,8 +220,10 @@ class Round(models.Model):
         cards = f"{self.hand_size} card{'s' if self.hand_size != 1 else ''}"
         return f"up to {cards}" if self.hand_size_mode == HandSizeMode.UP_TO else cards
 
-    def hand_size_allows(self, count):
-        if self.hand_size_mode == HandSizeMode.UP_TO:
+    def hand_size_allows(self, count, *, similar_hand=False):
+        """Whether a hand of `count` cards has the round's size. A moderator's similar hand (rule 4.2a) may
+        have had illegal cards removed: one card up to the hand size."""
+        if similar_hand or self.hand_size_mode == HandSizeMode.UP_TO:
             return 1 <= count <= self.hand_size
         return count == self.hand_size
 
