@@ -75,3 +75,26 @@ def test_search_page_plain_name_unchanged(client, catalog_index):
 def test_autocomplete_stays_quiet_for_a_query(client, catalog_index):
     assert "Shivan Dragon" in client.get("/cards/autocomplete/", {"q": "shivan"}).content.decode()
     assert "Shivan Dragon" not in client.get("/cards/autocomplete/", {"q": "t:shivan"}).content.decode()
+
+
+def test_a_query_costs_the_same_queries_whatever_it_matches(client, api_client, catalog_index):
+    """A count and one page of rows: 1 card or thousands, the database sees the same number of queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(get, query):
+        get(query)  # warm: the index, the catalog date
+        with CaptureQueriesContext(connection) as captured:
+            assert get(query).status_code == 200
+        return len(captured)
+
+    def api(query):
+        return api_client.get("/api/cards/", {"q": query, "limit": 200})
+
+    def page(query):
+        return client.get("/cards/", {"q": query})
+
+    narrow, wide = "t:dragon is:changeling name:mirror", "mv<=3"
+    assert api(narrow).json()["total"] == 1 and api(wide).json()["total"] > 1000
+    for get in (api, page):
+        assert queries(get, narrow) == queries(get, wide) <= 4
