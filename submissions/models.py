@@ -30,6 +30,16 @@ class Hand(models.Model):
     flag_message = models.TextField(blank=True)
     notice = models.TextField(blank=True, help_text="Rule 4.2b: the hand cannot win against any hand.")
     disqualification_reason = models.TextField(blank=True)
+    comment = models.TextField(
+        blank=True,
+        help_text="The moderator's comment on the entry, as posted under it (shown after the reveal).",
+    )
+    accepted_problems = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Rule problems the forum's host accepted when this hand was played there (archive import): "
+        "plain sentences, shown with the hand.",
+    )
     created_at = models.DateTimeField(
         auto_now_add=True, help_text="First submission: hands are numbered by it."
     )

@@ -164,6 +164,18 @@ class Round(models.Model):
         blank=True, help_text="Rule 7.7: how bonus League points are earned, if any."
     )
     commentary = models.TextField(blank=True, help_text="The moderator's notes for players, in Markdown.")
+    counts_in_standings = models.BooleanField(
+        default=True,
+        help_text="Off for an archive-only round: shown on player and card pages, left out of the standings.",
+    )
+    imported_fingerprint = models.CharField(
+        max_length=64,
+        blank=True,
+        db_index=True,
+        editable=False,
+        help_text="For a round imported from a forum post: a digest of its entries, so the same post is "
+        "not imported twice. Empty for rounds played here.",
+    )
     deadline = models.DateTimeField()
     state = models.CharField(max_length=10, choices=RoundState.choices, default=RoundState.DRAFT)
     # Taken when the round opens (rule 2.1a spirit): later edits of the global lists do not change it.
