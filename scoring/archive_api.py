@@ -1,0 +1,122 @@
+"""API for importing past rounds from forum posts (API.md v2): `POST /api/archive/preview/` and
+`POST /api/archive/import/`. Both read the same body and call `scoring.post_import`, as the import page
+does."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.services import is_moderator
+from rounds.models import League
+from rounds.services.leagues import can_manage_league
+
+from .post_import import ArchiveDuplicate, PostImportRefused, import_post, preview_post
+from .services.errors import ScoringConflict
+
+MAX_POST = 1_000_000
+MAX_TABLE = 200_000
+
+
+class ArchiveRoundSerializer(serializers.Serializer):
+    """The moderator's corrections: any field given replaces what the post says."""
+
+    code = serializers.CharField(required=False, allow_blank=True, max_length=20)
+    title = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    hand_size = serializers.IntegerField(required=False, allow_null=True)
+    land_rule = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    extra_banned = serializers.ListField(
+        child=serializers.CharField(max_length=200), required=False, max_length=200
+    )
+    format_rule = serializers.CharField(required=False, allow_blank=True, max_length=20_000)
+    deadline = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=60)
+    commentary = serializers.CharField(required=False, allow_blank=True, max_length=20_000)
+
+
+class ArchiveInputSerializer(serializers.Serializer):
+    league = serializers.IntegerField()
+    post = serializers.CharField(max_length=MAX_POST, trim_whitespace=False)
+    table = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_TABLE, trim_whitespace=False
+    )
+    round = ArchiveRoundSerializer(required=False)
+    players = serializers.DictField(
+        child=serializers.CharField(allow_blank=True, allow_null=True, max_length=150),
+        required=False,
+        help_text='{posted name: username to use, or "" for a new account}',
+    )
+    counts_in_standings = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+    def service_arguments(self):
+        data = self.validated_data
+        return {
+            "league": data["league"],
+            "post": data["post"],
+            "table": data.get("table", ""),
+            "corrections": dict(data.get("round") or {}),
+            "players": dict(data.get("players") or {}),
+            "counts_in_standings": data.get("counts_in_standings"),
+        }
+
+
+def _validated(request):
+    if not is_moderator(request.user):
+        raise PermissionDenied("Only moderators import past rounds.")
+    incoming = ArchiveInputSerializer(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    arguments = incoming.service_arguments()
+    league = League.objects.filter(pk=arguments["league"]).first()
+    if league is None:
+        raise ValidationError({"league": [f"There is no league {arguments['league']}."]})
+    if not can_manage_league(request.user, league):
+        raise PermissionDenied(f"You do not moderate {league.name}.")
+    arguments["league"] = league
+    return arguments
+
+
+class ArchivePreviewView(APIView):
+    """Everything the import would do, checked; nothing saved. 200 with `ready` saying whether it would."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ArchiveInputSerializer, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request):
+        result = preview_post(actor=request.user, **_validated(request))
+        return Response(result.as_dict())
+
+
+class ArchiveImportView(APIView):
+    """201 `{"round": id}` when imported; 400 with the preview and its problems; 409 when already imported."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ArchiveInputSerializer, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request):
+        arguments = _validated(request)
+        try:
+            result = import_post(actor=request.user, **arguments)
+        except PostImportRefused as refused:
+            return Response(refused.result.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        except ArchiveDuplicate as duplicate:
+            body = {
+                "detail": str(duplicate),
+                "code": "duplicate",
+                "round": duplicate.round.pk,
+                "url": duplicate.round.get_absolute_url(),
+            }
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        except ScoringConflict as conflict:
+            return Response({"detail": str(conflict), "code": "conflict"}, status=status.HTTP_409_CONFLICT)
+        round_ = result.round
+        body = {
+            "round": round_.pk,
+            "code": round_.code,
+            "url": round_.get_absolute_url(),
+            "state": round_.state,
+            "hands": len(result.entries),
+            "counts_in_standings": round_.counts_in_standings,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
