@@ -44,6 +44,8 @@ from rounds.services.leagues import can_manage_league, next_round_number
 from submissions import commitments
 from submissions.models import Hand, HandVersion
 
+from .forum_post import clean_line, entry_problems, split_player_and_name
+from .forum_post.classify import _COUNT_PREFIX, _HEADER, is_result_comment
 from .forum_rows import RowFormatError, check_table, complete_table, parse_table
 from .models import Match
 from .outcomes import OPPONENT_POINTS
@@ -55,25 +57,9 @@ IMPORT_NOTE = "Imported from the forum"
 MAX_HAND_NAME = Hand._meta.get_field("name").max_length
 MAX_TITLE = Round._meta.get_field("title").max_length
 MAX_FORUM_NAME = Profile._meta.get_field("forum_username").max_length
-MAX_ENTRIES = 999
 
-# BBCode tags of any kind: [b], [/b], [color=red], [card], [url=...], [*].
-_BBCODE = re.compile(r"\[/?[a-z*][a-z0-9*]*(?:=[^\]\n]*)?\]", re.IGNORECASE)
-# An entry's header: its number, then what follows it. `sep` is what stands between the two.
-_HEADER = re.compile(r"(?P<number>\d{1,3})(?![\d:])(?P<sep>\s*[.)\]]\s*|\s*[-:]\s+|\s+|)(?P<rest>\S.*)")
-_COUNT_PREFIX = re.compile(r"\d{1,3}\s*[xX]?\s")  # `3 Black Lotus`, `3x Black Lotus`
-# The player and the hand's name: `Player :: Name`, `Player : Name`, `Player - Name`, `Player "Name"`.
-_NAME_SEPARATORS = (
-    re.compile(r"\s*::\s*"),
-    re.compile(r"\s*:\s*"),
-    re.compile(r"\s+[-\u2013\u2014]\s+"),
-)
-_TRAILING_QUOTED = re.compile(r"(?P<player>.*?\S)\s+(?P<name>[\"\u201c\u201d\u201e].*[\"\u201c\u201d])")
-_QUOTES = "\"'\u201c\u201d\u201e\u2018\u2019"
-# Lines that are about the post, not an entry: "Hands posted - 45:01 ...", a round code "45:01 ...".
 _POST_HEADER = re.compile(r"hands\s+(?:posted|revealed)|^\d{1,3}:\d{2}\b", re.IGNORECASE)
 # A result comment, as the results post has them after each hand: "0-6 leylined again", "6-0", "2-2!".
-_RESULT_COMMENT = re.compile(r"[0-6]\s*-\s*[0-6](?!\d)(?:\W.*)?")
 _USERNAME_JUNK = re.compile(r"[^\w.@+-]+")
 
 
@@ -117,30 +103,6 @@ class HandsPost:
     ignored: list[tuple[int, str]]  # (line number, text) of lines read as no entry or card
 
 
-def clean_line(line):
-    """A line without BBCode tags and outer spaces."""
-    return _BBCODE.sub("", line.replace("\ufeff", "").replace("\u00a0", " ")).strip()
-
-
-def _strip_quotes(text):
-    text = text.strip()
-    while len(text) >= 2 and text[0] in _QUOTES and text[-1] in _QUOTES:
-        text = text[1:-1].strip()
-    return text
-
-
-def split_player_and_name(rest):
-    """`WhammeWhamme :: "The Might of Kjeld"` -> ("WhammeWhamme", "The Might of Kjeld")."""
-    for separator in _NAME_SEPARATORS:
-        parts = separator.split(rest, maxsplit=1)
-        if len(parts) == 2 and parts[0].strip():
-            return _strip_quotes(parts[0]), _strip_quotes(parts[1])
-    quoted = _TRAILING_QUOTED.fullmatch(rest)
-    if quoted:
-        return _strip_quotes(quoted["player"]), _strip_quotes(quoted["name"])
-    return _strip_quotes(rest), ""
-
-
 def _header(line, *, expected, current, is_card):
     """(number, rest of the line) when `line` starts an entry, else None.
 
@@ -176,7 +138,7 @@ def read_hands_post(text, is_card=None):
         line = clean_line(raw)
         if not line:
             continue
-        if _RESULT_COMMENT.fullmatch(line) or _POST_HEADER.search(line):
+        if is_result_comment(line) or _POST_HEADER.search(line):
             ignored.append((line_number, line))
             continue
         expected = current[0] + 1 if current else 1
@@ -210,37 +172,7 @@ def _entry(current):
 
 
 def _entry_problems(entries):
-    problems = []
-    seen_numbers, seen_players = {}, {}
-    for entry in entries:
-        where = f"Line {entry.line}"
-        if not entry.player:
-            problems.append(f"{where}: entry {entry.number:02d} names no player.")
-        elif len(entry.player) > MAX_FORUM_NAME:
-            problems.append(f"{where}: the player's name is longer than {MAX_FORUM_NAME} characters.")
-        if len(entry.hand_name) > MAX_HAND_NAME:
-            problems.append(f"{where}: the hand's name is longer than {MAX_HAND_NAME} characters.")
-        if not entry.cards:
-            problems.append(f"{where}: entry {entry.number:02d} ({entry.player}) has no cards after it.")
-        if entry.number in seen_numbers:
-            problems.append(
-                f"{where}: entry {entry.number:02d} appears twice (also line {seen_numbers[entry.number]})."
-            )
-        seen_numbers.setdefault(entry.number, entry.line)
-        key = entry.player.casefold()
-        if key and key in seen_players:
-            problems.append(f"{where}: {entry.player} has two entries (also line {seen_players[key]}).")
-        seen_players.setdefault(key, entry.line)
-    if entries and len(entries) <= MAX_ENTRIES:
-        missing = [number for number in range(1, len(entries) + 1) if number not in seen_numbers]
-        if missing and not any("appears twice" in problem for problem in problems):
-            shown = ", ".join(f"{number:02d}" for number in missing[:10])
-            problems.append(
-                f"The {len(entries)} entries should be numbered 01 to {len(entries):02d}; missing: {shown}."
-            )
-    if len(entries) > MAX_ENTRIES:
-        problems.append(f"A round has at most {MAX_ENTRIES} entries; this post has {len(entries)}.")
-    return problems
+    return entry_problems(entries, max_player_length=MAX_FORUM_NAME, max_hand_name_length=MAX_HAND_NAME)
 
 
 def parse_hands_post(text, is_card=None):
