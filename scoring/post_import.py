@@ -333,7 +333,7 @@ def read_deadline(value):
     """An aware datetime from a datetime, a date (noon UTC that day) or ISO text; None when it is none."""
     if isinstance(value, str):
         text = value.strip()
-        value = parse_datetime(text) or parse_date(text) if text else None
+        value = (parse_date(text) if len(text) <= 10 else parse_datetime(text)) if text else None
     if isinstance(value, dt.datetime):
         return value if timezone.is_aware(value) else timezone.make_aware(value, dt.UTC)
     if isinstance(value, dt.date):

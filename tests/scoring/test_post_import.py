@@ -79,7 +79,7 @@ def preview(moderator, league, post=GOBLIN_POST, **options):
 def test_the_whole_post_is_understood(moderator, league31, superbajt):
     result = preview(moderator, league31)
     fields = result.fields
-    assert (fields.code, fields.number, fields.title) == ("31:03", 3, "4 Card LR Goblins \u2014 League 31:03")
+    assert (fields.code, fields.number, fields.title) == ("31:03", 3, "4 Card LR Goblins")
     assert (fields.hand_size, fields.land_rule, fields.extra_banned) == (4, "LR", ["Sol Ring"])
     assert fields.deadline == dt.datetime(2023, 3, 12, 23, 59, tzinfo=dt.UTC)
     assert "Recruiter piles" in fields.commentary
@@ -158,15 +158,16 @@ def test_a_post_of_another_league_is_archive_only_unless_chosen(moderator, leagu
     result = preview(moderator, league, players={"Suberbajt": "Superbajt"})
     assert [problem.code for problem in result.problems] == ["code_other_league"]
     corrected = preview(moderator, league, players={"Suberbajt": "Superbajt"}, corrections={"code": "45:07"})
-    assert corrected.ready and corrected.fields.code == "45:07" and not corrected.fields.counts_in_standings
+    # Corrected to a round of this league, it counts unless the moderator says otherwise.
+    assert corrected.ready and corrected.fields.code == "45:07" and corrected.fields.counts_in_standings
     chosen = preview(
         moderator,
         league,
         players={"Suberbajt": "Superbajt"},
         corrections={"code": "45:07"},
-        counts_in_standings=True,
+        counts_in_standings=False,
     )
-    assert chosen.fields.counts_in_standings is True
+    assert chosen.fields.counts_in_standings is False
 
 
 def test_corrections_replace_what_the_post_says(moderator, league31, superbajt):
