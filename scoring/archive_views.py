@@ -100,8 +100,6 @@ class ArchivePostForm(forms.Form):
 
     def corrections(self):
         """The round fields the moderator could change (shown after a first preview): all of them, as sent."""
-        if not self.data.get("understood"):
-            return {}
         return {
             name: self.cleaned_data[f"round_{name}"] for name in ROUND_FIELDS if f"round_{name}" in self.data
         }
@@ -178,8 +176,17 @@ def import_round_page(request):
             {**request.POST.dict(), **_form_values(result)}, leagues=leagues
         )  # the fields show what will be imported
         form.is_valid()
+        _show_field_problems(form, result)
     context = {"form": form, "result": result, "new_account": NEW_ACCOUNT}
     return render(request, "scoring/archive_import.html", context)
+
+
+def _show_field_problems(form, result):
+    """Problems about a field the form has are also shown next to it."""
+    for problem in result.all_problems:
+        name = problem.field.replace("round.", "round_")
+        if name in form.fields and problem.message not in form.errors.get(name, []):
+            form.add_error(name, problem.message)
 
 
 def _imported(request, result):

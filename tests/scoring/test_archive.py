@@ -9,13 +9,8 @@ from django.urls import reverse
 from rounds.catalog import resolve
 from rounds.models import Round, RoundState
 from rounds.models.audit import audit_trail
-from scoring.archive import (
-    ArchiveFormatError,
-    ArchiveImportError,
-    derive_username,
-    import_round,
-    parse_hands_post,
-)
+from scoring.archive import ArchiveFormatError, derive_username, parse_hands_post
+from scoring.post_import import PostImportRefused, import_post, preview_post
 from scoring.models import HandTally, Match, MatchStatus
 from submissions import commitments
 from submissions.models import Hand, HandVersion
@@ -86,12 +81,12 @@ def is_card(name):
     return resolution.resolved and resolution.status != "fuzzy"
 
 
-def run_import(moderator, league, hands_text=FORUM_POST, table_text="", **kwargs):
+def run_import(moderator, league, hands_text=FORUM_POST, table_text="", dry_run=False, **round_values):
+    """The post with the round's fields given as the moderator's corrections (these posts have no header)."""
     values = {"title": "5 Card Alphabetized", "hand_size": 5, "deadline": DEADLINE}
-    values.update(kwargs)
-    return import_round(
-        actor=moderator, league=league, hands_text=hands_text, table_text=table_text, **values
-    )
+    values.update(round_values)
+    call = preview_post if dry_run else import_post
+    return call(actor=moderator, league=league, post=hands_text, table=table_text, corrections=values)
 
 
 def saved_counts():
@@ -172,19 +167,19 @@ def test_unknown_card_names_are_reported_with_suggestions_and_nothing_is_saved(m
     post = post.replace("Kjeldoran Warrior", "Kjeldoran Warior")  # a likely typo: still not taken silently
     before = saved_counts()
     preview = run_import(moderator, league, hands_text=post, dry_run=True)
-    assert not preview.ok and preview.round is None
-    unknown = {u.card.typed: u for u in preview.unknown_cards}
+    assert not preview.ready and preview.round is None
+    unknown = {problem.typed: problem for problem in preview.unknown_cards}
     assert set(unknown) == {"Gusthas Sceptre", "Nevermoor Rules", "Kjeldoran Warior"}
-    assert "Gustha's Scepter" in unknown["Gusthas Sceptre"].card.suggestions
-    assert unknown["Kjeldoran Warior"].card.status == "fuzzy"
-    assert unknown["Kjeldoran Warior"].card.suggestions[0] == "Kjeldoran Warrior"
-    assert (unknown["Gusthas Sceptre"].card.line, unknown["Gusthas Sceptre"].entry.number) == (8, 2)
+    assert "Gustha's Scepter" in unknown["Gusthas Sceptre"].suggestions
+    assert unknown["Kjeldoran Warior"].code == "not_exact"
+    assert unknown["Kjeldoran Warior"].suggestions[0] == "Kjeldoran Warrior"
+    assert (unknown["Gusthas Sceptre"].line, unknown["Gusthas Sceptre"].entry) == (8, 2)
     # Every entry is still shown, with the cards that did resolve.
     assert [entry.number for entry in preview.entries] == [1, 2, 3, 4]
     assert preview.entries[1].cards[0].name == "Ancient Tomb"
-    assert any("3 card names are not known" in message for message in preview.errors["hands_text"])
+    assert len(preview.errors["post"]) == 3
 
-    with pytest.raises(ArchiveImportError) as caught:
+    with pytest.raises(PostImportRefused) as caught:
         run_import(moderator, league, hands_text=post)
     assert len(caught.value.result.unknown_cards) == 3
     assert saved_counts() == before
@@ -222,22 +217,23 @@ def test_import_with_a_consistent_table_finalizes_the_round_and_stores_its_tally
 
 def test_an_inconsistent_table_is_refused_with_its_messages(moderator, league):
     before = saved_counts()
-    with pytest.raises(ArchiveImportError) as caught:
+    with pytest.raises(PostImportRefused) as caught:
         run_import(moderator, league, table_text=INCONSISTENT_TABLE)
     message = "Hands 1 and 2: 6 and 6 is not a possible result (6 goes with 0)."
     assert caught.value.result.table_problems == [message]
-    assert caught.value.errors["table_text"] == [message]
+    assert caught.value.errors["table"] == [message]
     assert saved_counts() == before
 
 
 def test_a_table_must_have_a_row_per_hand(moderator, league):
     table = "1 | X 6 2 | 8 | 400\n2 | 0 X 4 | 4 | 200\n3 | 2 1 X | 3 | 150"
     preview = run_import(moderator, league, table_text=table, dry_run=True)
-    assert preview.errors["table_text"] == ["The table has 3 rows but the post has 4 hands: they must match."]
+    assert preview.errors["table"] == ["The table has 3 rows but the post has 4 hands: they must match."]
 
 
 def test_import_without_a_table_leaves_the_round_revealed_with_matches_unreported(moderator, league):
-    result = run_import(moderator, league, hands_text=PAREN_POST, title="Void", deadline=DEADLINE)
+    # The post names round 44:03; imported into League 45 as its round 3 instead.
+    result = run_import(moderator, league, hands_text=PAREN_POST, title="Void", deadline=DEADLINE, code="3")
     round_ = Round.objects.get(pk=result.round.pk)
     assert round_.state == RoundState.REVEALED
     assert list(Match.objects.filter(round=round_).values_list("status", "points_a")) == [
@@ -259,13 +255,16 @@ def test_players_are_matched_by_forum_name_or_username_and_created_when_unknown(
     whamme = make_user("alice", forum_username="WhammeWhamme")
     mogg = make_user("mogg")  # no forum name: matched by username
     preview = run_import(moderator, league, dry_run=True)
-    assert [(e.username, e.new_player) for e in preview.entries] == [
+    assert [(e.player.username, e.player.creates_account) for e in preview.entries] == [
         ("alice", False),
         ("nerdyjoe", True),
         ("mogg", False),
         ("Feyd_Ruin", True),
     ]
-    assert preview.players_to_create == [("nerdyjoe", "nerdyjoe"), ("Feyd_Ruin", "Feyd_Ruin")]
+    assert [(e.posted_player, e.player.new_username) for e in preview.new_players] == [
+        ("nerdyjoe", "nerdyjoe"),
+        ("Feyd_Ruin", "Feyd_Ruin"),
+    ]
 
     result = run_import(moderator, league, hands_text=FORUM_POST.replace("WhammeWhamme", "whammewhamme"))
     owners = dict(Hand.objects.filter(round=result.round).values_list("number", "player"))
@@ -277,12 +276,11 @@ def test_players_are_matched_by_forum_name_or_username_and_created_when_unknown(
 
 def test_round_fields_are_checked(moderator, league, other_moderator):
     future = dt.datetime.now(dt.UTC) + dt.timedelta(days=1)
-    preview = run_import(moderator, league, title=" ", hand_size=9, deadline=future, dry_run=True)
-    assert set(preview.errors) == {"title", "hand_size", "deadline"}
+    preview = run_import(moderator, league, title=" ", hand_size=16, deadline=future, dry_run=True)
+    assert set(preview.errors) == {"round.title", "round.hand_size", "round.deadline"}
     wrong_size = run_import(moderator, league, hand_size=4, dry_run=True)
-    assert (
-        "Line 3: entry 01 (WhammeWhamme) has 5 cards; this round's hands have 4."
-        in wrong_size.errors["hands_text"]
+    assert wrong_size.errors["post"][0].startswith(
+        "Entry 01 (WhammeWhamme) has 5 cards; this round's hands have 4."
     )
     assert "league" in run_import(other_moderator, league, dry_run=True).errors
 
@@ -300,11 +298,11 @@ URL = reverse("archive:import")
 
 def form_data(**changes):
     data = {
-        "title": "5 Card Alphabetized",
-        "hand_size": "5",
-        "deadline": "2012-03-04",
-        "hands_text": FORUM_POST,
-        "table_text": TABLE,
+        "round_title": "5 Card Alphabetized",
+        "round_hand_size": "5",
+        "round_deadline": "2012-03-04",
+        "post": FORUM_POST,
+        "table": TABLE,
         "action": "preview",
     }
     data.update(changes)
@@ -328,14 +326,14 @@ def test_preview_then_import_round_trip(client, moderator, password, league):
 
     preview = client.post(URL, form_data(league=league.pk))
     assert preview.status_code == 200
-    assert preview.context["result"].ok
+    assert preview.context["result"].ready
     assert "Ready to import" in preview.content.decode()
     assert not Round.objects.exists()
 
     response = client.post(URL, form_data(league=league.pk, action="import"))
     round_ = Round.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("scoring:results", args=[round_.pk])
+    assert response["Location"] == reverse("rounds:round-detail", args=[round_.pk])
     assert round_.state == RoundState.FINAL and round_.hands.count() == 4
 
 
@@ -345,21 +343,21 @@ def test_a_preview_with_an_unknown_card_keeps_the_text_and_shows_suggestions(
     client.login(username=moderator.username, password=password)
     post = FORUM_POST.replace("Gustha's Scepter", "Gusthas Sceptre")
     for action in ("preview", "import"):
-        response = client.post(URL, form_data(league=league.pk, hands_text=post, action=action))
+        response = client.post(URL, form_data(league=league.pk, post=post, action=action))
         html = response.content.decode()
         assert response.status_code == 200
         assert "Gusthas Sceptre" in html and "Gustha&#x27;s Scepter" in html
         assert "Did you mean" in html and "nothing was saved" in html
-        assert response.context["form"]["hands_text"].value() == post
-        assert "1 card name is not known" in " ".join(response.context["form"].errors["hands_text"])
+        assert response.context["form"]["post"].value() == post
+        assert "Card names to fix (1)" in html
     assert not Round.objects.exists()
 
 
 def test_field_errors_show_next_to_their_fields(client, moderator, password, league):
     client.login(username=moderator.username, password=password)
-    response = client.post(URL, form_data(league=league.pk, table_text=INCONSISTENT_TABLE, action="import"))
+    response = client.post(URL, form_data(league=league.pk, table=INCONSISTENT_TABLE, action="import"))
     assert response.status_code == 200
-    assert response.context["form"].errors["table_text"] == [
+    assert response.context["form"].errors["table"] == [
         "Hands 1 and 2: 6 and 6 is not a possible result (6 goes with 0)."
     ]
     assert not Round.objects.exists()
