@@ -41,7 +41,9 @@ def test_paste_preview_fix_two_things_with_one_click_each_and_import(live_server
     shoot(page, "archive-2-settled")
     page.get_by_role("button", name="Import").click()
 
-    expect(page.get_by_text("Round 31:03 \u201c4 Card LR Goblins\u201d imported with 3 hands")).to_be_visible()
+    expect(
+        page.get_by_text("Round 31:03 \u201c4 Card LR Goblins\u201d imported with 3 hands")
+    ).to_be_visible()
     expect(page.get_by_role("heading", name="4 Card LR Goblins")).to_be_visible()
     expect(page.get_by_text("Goblin Welder").first).to_be_visible()
     shoot(page, "archive-3-imported")

@@ -10,8 +10,8 @@ from rounds.catalog import resolve
 from rounds.models import Round, RoundState
 from rounds.models.audit import audit_trail
 from scoring.archive import ArchiveFormatError, derive_username, parse_hands_post
-from scoring.post_import import PostImportRefused, import_post, preview_post
 from scoring.models import HandTally, Match, MatchStatus
+from scoring.post_import import PostImportRefused, import_post, preview_post
 from submissions import commitments
 from submissions.models import Hand, HandVersion
 
