@@ -5,6 +5,11 @@ from . import api, archive_api
 urlpatterns = [
     path("archive/preview/", archive_api.ArchivePreviewView.as_view(), name="api-archive-preview"),
     path("archive/import/", archive_api.ArchiveImportView.as_view(), name="api-archive-import"),
+    path(
+        "rounds/<int:round_id>/corrections/",
+        archive_api.RoundCorrectionView.as_view(),
+        name="api-round-corrections",
+    ),
     path("rounds/<int:round_id>/matches/", api.RoundMatchesView.as_view(), name="api-round-matches"),
     path("rounds/<int:round_id>/rows/", api.RoundRowsView.as_view(), name="api-round-rows"),
     path("rounds/<int:round_id>/finalize/", api.RoundFinalizeView.as_view(), name="api-round-finalize"),

@@ -5,17 +5,18 @@ does."""
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.services import is_moderator
-from rounds.models import League
+from rounds.models import League, Round
 from rounds.services.leagues import can_manage_league
 
+from .archive_corrections import apply_correction_post, preview_correction
 from .post_import import ArchiveDuplicate, PostImportRefused, import_post, preview_post
-from .services.errors import ScoringConflict
+from .services.errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 
 MAX_POST = 1_000_000
 MAX_TABLE = 200_000
@@ -120,3 +121,42 @@ class ArchiveImportView(APIView):
             "counts_in_standings": round_.counts_in_standings,
         }
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+class CorrectionInputSerializer(serializers.Serializer):
+    post = serializers.CharField(max_length=100_000, trim_whitespace=False)
+    dry_run = serializers.BooleanField(required=False, default=False)
+
+
+class RoundCorrectionView(APIView):
+    """POST /api/rounds/{id}/corrections/: a correction reply applied to an imported round (moderators of its
+    league): 200 the preview with `dry_run`, 201 applied; 400 with the problems; 409 for a round played
+    here."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=CorrectionInputSerializer, responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT}
+    )
+    def post(self, request, round_id):
+        incoming = CorrectionInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        round_ = Round.objects.select_related("league").filter(pk=round_id).first()
+        if round_ is None or not can_manage_league(request.user, round_.league):
+            raise NotFound("No such round among those you moderate.")
+        post, dry_run = incoming.validated_data["post"], incoming.validated_data["dry_run"]
+        try:
+            if dry_run:
+                return Response(preview_correction(actor=request.user, round_=round_, post=post).as_dict())
+            result = apply_correction_post(actor=request.user, round_=round_, post=post)
+        except ScoringInputError as error:
+            body = preview_correction(actor=request.user, round_=round_, post=post).as_dict()
+            body["errors"] = error.errors
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        except ScoringConflict as conflict:
+            return Response({"detail": str(conflict), "code": "conflict"}, status=status.HTTP_409_CONFLICT)
+        except ScoringForbidden as error:
+            raise PermissionDenied(str(error)) from error
+        except ScoringNotFound as error:
+            raise NotFound(str(error)) from error
+        return Response(result.as_dict(), status=status.HTTP_201_CREATED)
