@@ -4,15 +4,17 @@ understood, import. The same service (`scoring.post_import`) answers `POST /api/
 
 from django import forms
 from django.contrib import messages
-from django.shortcuts import redirect, render
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from rounds.models import LandRule, League
+from rounds.models import LandRule, League, Round
 from rounds.moderation_views import moderator_required
-from rounds.services.leagues import leagues_managed_by
+from rounds.services.leagues import can_manage_league, leagues_managed_by
 
+from .archive_corrections import apply_correction_post, preview_correction
 from .post_import import ROUND_FIELDS, ArchiveDuplicate, PostImportRefused, import_post, preview_post
-from .services.errors import ScoringConflict
+from .services.errors import ScoringConflict, ScoringInputError
 
 # An example in the forum's style; its names are made up (a real player's hand here would read as a leak).
 POST_PLACEHOLDER = (
@@ -199,3 +201,42 @@ def _imported(request, result):
         f"({state}; {standing}).",
     )
     return redirect("rounds:round-detail", round_.pk)
+
+
+class CorrectionForm(forms.Form):
+    post = forms.CharField(
+        label="The correction post",
+        strip=False,
+        max_length=100_000,
+        widget=forms.Textarea(attrs={"rows": 10, "class": "font-monospace"}),
+        help_text=(
+            "Paste the host's reply as it is: each corrected entry written as in the hands post "
+            '(<code>05 Player :: "Hand name"</code> and its cards). The post is recorded as the reason.'
+        ),
+    )
+
+
+@moderator_required
+@require_http_methods(["GET", "POST"])
+def correction_page(request, round_id):
+    """Apply a correction reply from the forum to an imported round: preview, then apply."""
+    round_ = get_object_or_404(Round.objects.select_related("league"), pk=round_id)
+    if not can_manage_league(request.user, round_.league):
+        raise PermissionDenied("Only a moderator of this league can correct its rounds.")
+    form = CorrectionForm(request.POST or None)
+    result = None
+    if request.method == "POST" and form.is_valid():
+        post = form.cleaned_data["post"]
+        try:
+            if request.POST.get("action") == "apply":
+                applied = apply_correction_post(actor=request.user, round_=round_, post=post)
+                numbers = ", ".join(f"{entry.number:02d}" for entry in applied.applied)
+                messages.success(request, f"Correction applied to round {round_.code}: entry {numbers}.")
+                return redirect("rounds:round-detail", round_.pk)
+            result = preview_correction(actor=request.user, round_=round_, post=post)
+        except ScoringInputError:
+            result = preview_correction(actor=request.user, round_=round_, post=post)
+        except ScoringConflict as conflict:
+            messages.error(request, str(conflict))
+    context = {"round": round_, "form": form, "result": result}
+    return render(request, "scoring/archive_correction.html", context)
