@@ -100,7 +100,8 @@ class _Walk:
             cards = classify.parse_hand_list(text, is_card=self.is_card)
             if cards and all(self.is_card(card) for card in cards):
                 return False
-        return current is None or current.style == "bare" or self._next_cards(index) is not None
+        # Among entries of another shape (`1) Player`, `01 Player`), a bare `3 Word` is a card with a count.
+        return current is None or current.style == "bare"
 
     # The walk ------------------------------------------------------------------------------------------
 

@@ -53,6 +53,7 @@ _NOISE_SEGMENT = re.compile(
 )
 _EMPTY_VALUE = ("", "none", "no", "-", "\u2013", "\u2014", "n/a", "nothing", "no additional bans")
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|\s/\s|\s\|\s)\s*")
+_YEAR_FIRST = re.compile(r"\D{0,30}?\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _TIMEZONES = {
     name: tz.tzoffset(name, hours * 3600)
@@ -146,7 +147,15 @@ def parse_deadline(text, today=None):
     try:
         # Components the text does not give keep these odd values, so "no time given" can be told apart.
         sentinel = dt.datetime(today.year, 1, 1, 3, 17, 7, 654321)
-        parsed = date_parser.parse(text, dayfirst=True, fuzzy=True, default=sentinel, tzinfos=_TIMEZONES)
+        year_first = _YEAR_FIRST.match(text) is not None  # 2023-03-12 is ISO, not day first
+        parsed = date_parser.parse(
+            text,
+            dayfirst=not year_first,
+            yearfirst=year_first,
+            fuzzy=True,
+            default=sentinel,
+            tzinfos=_TIMEZONES,
+        )
         if (parsed.hour, parsed.minute, parsed.second, parsed.microsecond) == (3, 17, 7, 654321):
             parsed = parsed.replace(hour=12, minute=0, second=0, microsecond=0)
         elif parsed.microsecond == 654321:
