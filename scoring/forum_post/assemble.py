@@ -84,7 +84,16 @@ class _Walk:
         if shape.style != style and shape.style != "padded" and style != "padded":
             # A line of another shape than the post's entries: a card with a count or a document's heading.
             return followed_by_cards and not self._fills_hand(index, current)
-        return followed_by_cards or shape.number == current.number + 1
+        if followed_by_cards:
+            return True
+        # The next number in the post's own shape is an entry even without cards (reported, not dropped).
+        return shape.number == current.number + 1 and not classify.is_prose(self.lines[index].text)
+
+    def _next_starts_entry(self, index, current, style):
+        if index + 1 >= len(self.lines):
+            return False
+        shape = classify.entry_header(self.lines[index + 1].text)
+        return shape is not None and self._starts_entry(index + 1, shape, current, style)
 
     def _fills_hand(self, index, current):
         size = self.round.hand_size
@@ -225,11 +234,18 @@ class _Walk:
                 return index
             size = self.round.hand_size
             filling = size is None or len(current.cards) < size
+            if filling and self.gap[index] and current.cards:
+                # Past a blank line after the cards, a lone unknown name is a card only amid more of the hand
+                # ("Thanks all" closing the post is not).
+                filling = self._next_cards(index) is not None or self._next_starts_entry(
+                    index, current, style
+                )
             if not (filling and not current.comment):
                 cards = classify.card_line(line.text, is_card=self.is_card, filling=filling and bool(size))
             else:
                 cards = classify.card_line(line.text, is_card=self.is_card, filling=filling)
-            if cards is None and classify.section_kind(line, self.lines[index + 1 : index + 3]):
+            known = cards is not None and self.is_card is not None and all(map(self.is_card, cards))
+            if not known and classify.section_kind(line, self.lines[index + 1 : index + 3]):
                 break
             if cards is not None and not (current.comment and not filling and self.is_card is None):
                 current.cards.extend(cards)

@@ -253,3 +253,36 @@ def test_near_posts_parse_without_error(pieces, partial, with_catalog):
     lines = {entry.line for entry in post.entries}
     assert len(lines) == len(post.entries)
     assert not any("could not be read" in problem for problem in post.problems)
+
+
+@pytest.mark.parametrize("catalog", [is_card, None], ids=["with catalog", "shape only"])
+def test_a_rules_document_after_dotted_entries_is_not_a_card_or_an_entry(catalog):
+    text = (
+        "1. Ann\nBlack Lotus\nSol Ring\n2. Bob\nMox Pearl\nKarakas\n\n1. Overview\nPerfect Hand Magic is a game.\n"
+        "2. Game Rules\nEach hand plays each."
+    )
+    post = parse_post(text, is_card=catalog)
+    assert [(e.number, e.cards) for e in post.entries] == [
+        (1, ["Black Lotus", "Sol Ring"]),
+        (2, ["Mox Pearl", "Karakas"]),
+    ]
+    assert [(item.line, item.kind) for item in post.skipped] == [(8, "rules document")]
+
+
+@pytest.mark.parametrize("catalog", [is_card, None], ids=["with catalog", "shape only"])
+def test_closing_words_after_the_last_hand_are_skipped_not_cards(catalog):
+    post = parse_post("01 Ann :: A\nBlack Lotus / Sol Ring\n\nThanks all\n", is_card=catalog)
+    assert post.entries[0].cards == ["Black Lotus", "Sol Ring"]
+    assert [(item.line, item.kind, item.text) for item in post.skipped] == [(4, "other", "Thanks all")]
+
+
+def test_a_blank_line_inside_a_one_per_line_hand_keeps_the_cards():
+    post = parse_post("1) Ann\nBlack Lotus\n\nSol Ring\nMox Pirl\n2) Bob\nKarakas\n")
+    assert [e.cards for e in post.entries] == [["Black Lotus", "Sol Ring", "Mox Pirl"], ["Karakas"]]
+
+
+def test_an_ordinal_is_no_glued_entry_header():
+    text = "1Ann : Hand\nBlack Lotus / Sol Ring / Mox Pearl\n2Bob : Other\nKarakas / Sol Ring\n3rd place goes to Bob\n"
+    post = parse_post(text, is_card=is_card)
+    assert [(e.number, e.comment) for e in post.entries] == [(1, ""), (2, "3rd place goes to Bob")]
+    assert post.problems == []
