@@ -21,6 +21,7 @@ _RULE_WORDS = re.compile(
     r"\b(?:must|only|may|allowed|cannot|can't|every|each|exactly|begins?|starts?|banned|legal|no\s+\w+s)\b",
     re.IGNORECASE,
 )
+_POST_HEADING = re.compile(r"hands?\s+(?:posted|revealed)", re.IGNORECASE)
 _CORRECTION = re.compile(r"(?:correction|corrected|edit|update|fix)\b", re.IGNORECASE)
 
 
@@ -136,6 +137,9 @@ class _Walk:
             return 0
         if _CORRECTION.match(text) or (text.endswith(":") and not sized):
             return 0
+        headed = line.bold or line.heading or sized or fields.round_code(text) or _POST_HEADING.search(text)
+        if classify.is_prose(text) and not headed:
+            return 0  # the post opens with commentary, not a heading
         for key, value in fields.title_fields(text).items():
             setattr(self.round, key, value)
         return 1
@@ -179,10 +183,6 @@ class _Walk:
             else:
                 paragraphs.append([index, [line.text], header_seen and index == last_header + 1])
             index += 1
-        for first, _, _ in paragraphs:
-            if not self.round.code:
-                for key, value in fields.round_code(self.lines[first].text).items():
-                    setattr(self.round, key, value)
         texts = ["\n".join(lines) for _, lines, _ in paragraphs]
         if not self.round.format_rule and paragraphs and paragraphs[0][2] and _RULE_WORDS.search(texts[0]):
             self.round.format_rule = texts.pop(0)

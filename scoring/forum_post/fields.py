@@ -46,9 +46,10 @@ _CODE = re.compile(r"(?<![\d:])(\d{1,3}):(\d{2})(?![\d:])")
 _LEAGUE = re.compile(r"\bleague\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
 _ROUND = re.compile(r"\b(?:week|round)\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
 _TITLE_SEPARATOR = re.compile(r"\s+[-\u2013\u2014|]\s+|\s*\|\s*")
+# One alternative per character class (no `(a+)+`): a failing match must not backtrack exponentially.
 _NOISE_SEGMENT = re.compile(
-    r"(?:hands?\s+(?:posted|revealed|are\s+up)|results?|league\s*#?\s*\d{1,3}(?::\d{2})?|(?:week|round)\s*#?\s*\d{1,3}"
-    r"|\d{1,3}:\d{2}|[\s,:]+)+",
+    r"(?:hands?\s+(?:posted|revealed|are\s+up)|results?|(?:league|week|round)\s{0,3}#?\s{0,3}\d{1,3}(?::\d{2})?"
+    r"|\d{1,3}:\d{2}|[\s,:!.#])+",
     re.IGNORECASE,
 )
 _EMPTY_VALUE = ("", "none", "no", "-", "\u2013", "\u2014", "n/a", "nothing", "no additional bans")
@@ -95,6 +96,7 @@ def hand_size(value):
 
 def name_list(value):
     """`Black Lotus, Sol Ring / Mox Pearl` -> the names as typed; `None` -> []."""
+    value = " ".join(value.split())  # the split below then meets no run of spaces
     if value.casefold().strip(" .") in _EMPTY_VALUE:
         return []
     return [name.strip(" .") for name in _LIST_SPLIT.split(value) if name.strip(" .")]
@@ -102,6 +104,7 @@ def name_list(value):
 
 def title_fields(text):
     """What a heading line says: {title, code, league_number, round_number, hand_size, land_rule}."""
+    text = text[:MAX_FIELD]
     found = {}
     code = _CODE.search(text)
     if code:

@@ -286,3 +286,36 @@ def test_an_ordinal_is_no_glued_entry_header():
     post = parse_post(text, is_card=is_card)
     assert [(e.number, e.comment) for e in post.entries] == [(1, ""), (2, "3rd place goes to Bob")]
     assert post.problems == []
+
+
+@pytest.mark.parametrize(
+    "opening, title, code, league, round_number, commentary",
+    [
+        ("[b]Round 31:03 \u2014 5 Card Alphabetized[/b]\n\nSee you at 18:00 sharp.", "5 Card Alphabetized", "31:03",
+         31, 3, "See you at 18:00 sharp."),
+        ("Welcome back everyone! Lots of hands this week.", "", "", None, None,
+         "Welcome back everyone! Lots of hands this week."),
+        ("[b]4 Card - Goblin Party[/b]\n[i]League 31, week 3[/i]", "4 Card - Goblin Party", "", 31, 3, ""),
+        ("Hands posted!", "", "", None, None, ""),
+    ],
+)  # fmt: skip
+def test_heading_lines_and_an_opening_in_prose(opening, title, code, league, round_number, commentary):
+    post = parse_post(opening + "\n\n01 A :: B\nBlack Lotus / Sol Ring", is_card=is_card)
+    assert (post.round.title, post.round.code, post.round.league_number, post.round.round_number) == (
+        title,
+        code,
+        league,
+        round_number,
+    )
+    assert post.round.commentary == commentary
+    assert [e.player for e in post.entries] == ["A"]
+
+
+def test_hostile_headings_and_header_values_parse():
+    # Shapes that make a careless regex backtrack for ever: runs of separators in a heading or a ban list.
+    heading = "Hands posted - League 31:03 - " + " ,:." * 40 + "x"
+    bans = "Additional Banned list:\n" + "\n".join(["Black Lotus" + " " * 3000 + ","] * 200)
+    post = parse_post(f"{heading}\n{bans}\n\n01 A :: B\nBlack Lotus / Sol Ring", is_card=is_card)
+    assert post.round.code == "31:03"
+    assert post.round.extra_banned[:2] == ["Black Lotus", "Black Lotus"]
+    assert [e.player for e in post.entries] == ["A"]
