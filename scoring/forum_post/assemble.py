@@ -61,7 +61,7 @@ class _Walk:
         self.round = result_types["round"]()
         self.skipped = []
         self.entries = []
-        self.hand_size_given = False
+        self.stray = []  # problems: entries that stand where the post's own text is
 
     # Line questions ------------------------------------------------------------------------------------
 
@@ -204,7 +204,6 @@ class _Walk:
             size = fields.hand_size(value)
             if size:
                 self.round.hand_size = size
-                self.hand_size_given = True
         elif name == "land_rule":
             rule = fields.land_rule(value)
             if rule:
@@ -288,9 +287,25 @@ class _Walk:
                 if chunk:
                     self._skip(chunk[0], chunk[1], index)
                 chunk = [kind or "other", index]
+            self._check_stray_entry(index, chunk[0])
             index += 1
         if chunk:
             self._skip(chunk[0], chunk[1], len(self.lines))
+
+    def _check_stray_entry(self, index, kind):
+        """An entry of known cards after the entries' end (say below a poll) is skipped with the section, but
+        said, so that no hand is lost unseen. Examples in how-to-submit text and rules are no hands."""
+        if self.is_card is None or kind in ("how to submit", "rules document"):
+            return
+        shape = classify.entry_header(self.lines[index].text)
+        if shape is None or (shape.style == "bare" and "::" not in shape.rest):
+            return
+        cards = self._next_cards(index)
+        if cards and all(map(self.is_card, cards)):
+            self.stray.append(
+                f"Line {self.lines[index].number}: “{self.lines[index].text[:80]}” comes after the "
+                f"entries ended (with the {kind} text) and was skipped; if it is an entry, move it up."
+            )
 
     def _skip(self, kind, start, stop):
         text = "\n".join(line.text for line in self.lines[start:stop])
@@ -316,7 +331,7 @@ def assemble(text, *, is_card, today, partial, result_types):
     walk = _Walk(text, is_card=is_card, today=today, partial=partial, result_types=result_types)
     walk.run()
     entries = walk.entry_results()
-    problems = entry_problems(entries, partial=partial)
+    problems = entry_problems(entries, partial=partial) + walk.stray
     if not entries:
         problems.append(
             'No entries found: an entry starts with its number and player, like `01 Player :: "Hand name"`, '

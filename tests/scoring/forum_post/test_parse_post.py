@@ -319,3 +319,17 @@ def test_hostile_headings_and_header_values_parse():
     assert post.round.code == "31:03"
     assert post.round.extra_banned[:2] == ["Black Lotus", "Black Lotus"]
     assert [e.player for e in post.entries] == ["A"]
+
+
+def test_an_entry_below_a_poll_is_skipped_but_said():
+    text = (
+        "01 Ann :: A\nBlack Lotus / Sol Ring\n\n[poll]Vote: best hand[/poll]\n\n02 Bob :: B\nMox Pearl / Karakas\n\n"
+        "How to submit\n01 Player :: Name\nBlack Lotus / Sol Ring\n"
+    )
+    post = parse_post(text, is_card=is_card)
+    assert [e.number for e in post.entries] == [1]
+    assert [item.kind for item in post.skipped] == ["poll", "how to submit"]
+    assert post.problems == [
+        "Line 6: \u201c02 Bob :: B\u201d comes after the entries ended (with the poll text) and was skipped; "
+        "if it is an entry, move it up."
+    ]
