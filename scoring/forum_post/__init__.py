@@ -7,6 +7,7 @@ Pure Python, no database. Three stages: `blocks` (text -> lines, BBCode stripped
 """
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .assemble import assemble
@@ -71,7 +72,13 @@ class ParsedPost:
 _TYPES = {"round": PostRound, "entry": PostEntry, "skipped": SkippedText}
 
 
-def parse_post(text, *, is_card=None, today=None, partial=False) -> ParsedPost:
+def parse_post(
+    text: str,
+    *,
+    is_card: Callable[[str], bool] | None = None,
+    today: datetime.date | None = None,
+    partial: bool = False,
+) -> ParsedPost:
     """The round, entries and skipped text of a forum post. Never raises on any string.
 
     `is_card(name) -> bool` says whether the catalog knows a name exactly (settles card lines vs comments and

@@ -21,6 +21,7 @@ _RULE_WORDS = re.compile(
     r"\b(?:must|only|may|allowed|cannot|can't|every|each|exactly|begins?|starts?|banned|legal|no\s+\w+s)\b",
     re.IGNORECASE,
 )
+_POST_HEADING = re.compile(r"hands?\s+(?:posted|revealed)", re.IGNORECASE)
 _CORRECTION = re.compile(r"(?:correction|corrected|edit|update|fix)\b", re.IGNORECASE)
 
 
@@ -60,7 +61,7 @@ class _Walk:
         self.round = result_types["round"]()
         self.skipped = []
         self.entries = []
-        self.hand_size_given = False
+        self.stray = []  # problems: entries that stand where the post's own text is
 
     # Line questions ------------------------------------------------------------------------------------
 
@@ -84,7 +85,16 @@ class _Walk:
         if shape.style != style and shape.style != "padded" and style != "padded":
             # A line of another shape than the post's entries: a card with a count or a document's heading.
             return followed_by_cards and not self._fills_hand(index, current)
-        return followed_by_cards or shape.number == current.number + 1
+        if followed_by_cards:
+            return True
+        # The next number in the post's own shape is an entry even without cards (reported, not dropped).
+        return shape.number == current.number + 1 and not classify.is_prose(self.lines[index].text)
+
+    def _next_starts_entry(self, index, current, style):
+        if index + 1 >= len(self.lines):
+            return False
+        shape = classify.entry_header(self.lines[index + 1].text)
+        return shape is not None and self._starts_entry(index + 1, shape, current, style)
 
     def _fills_hand(self, index, current):
         size = self.round.hand_size
@@ -100,7 +110,8 @@ class _Walk:
             cards = classify.parse_hand_list(text, is_card=self.is_card)
             if cards and all(self.is_card(card) for card in cards):
                 return False
-        return current is None or current.style == "bare" or self._next_cards(index) is not None
+        # Among entries of another shape (`1) Player`, `01 Player`), a bare `3 Word` is a card with a count.
+        return current is None or current.style == "bare"
 
     # The walk ------------------------------------------------------------------------------------------
 
@@ -126,6 +137,9 @@ class _Walk:
             return 0
         if _CORRECTION.match(text) or (text.endswith(":") and not sized):
             return 0
+        headed = line.bold or line.heading or sized or fields.round_code(text) or _POST_HEADING.search(text)
+        if classify.is_prose(text) and not headed:
+            return 0  # the post opens with commentary, not a heading
         for key, value in fields.title_fields(text).items():
             setattr(self.round, key, value)
         return 1
@@ -169,10 +183,6 @@ class _Walk:
             else:
                 paragraphs.append([index, [line.text], header_seen and index == last_header + 1])
             index += 1
-        for first, _, _ in paragraphs:
-            if not self.round.code:
-                for key, value in fields.round_code(self.lines[first].text).items():
-                    setattr(self.round, key, value)
         texts = ["\n".join(lines) for _, lines, _ in paragraphs]
         if not self.round.format_rule and paragraphs and paragraphs[0][2] and _RULE_WORDS.search(texts[0]):
             self.round.format_rule = texts.pop(0)
@@ -194,7 +204,6 @@ class _Walk:
             size = fields.hand_size(value)
             if size:
                 self.round.hand_size = size
-                self.hand_size_given = True
         elif name == "land_rule":
             rule = fields.land_rule(value)
             if rule:
@@ -224,11 +233,18 @@ class _Walk:
                 return index
             size = self.round.hand_size
             filling = size is None or len(current.cards) < size
+            if filling and self.gap[index] and current.cards:
+                # Past a blank line after the cards, a lone unknown name is a card only amid more of the hand
+                # ("Thanks all" closing the post is not).
+                filling = self._next_cards(index) is not None or self._next_starts_entry(
+                    index, current, style
+                )
             if not (filling and not current.comment):
                 cards = classify.card_line(line.text, is_card=self.is_card, filling=filling and bool(size))
             else:
                 cards = classify.card_line(line.text, is_card=self.is_card, filling=filling)
-            if cards is None and classify.section_kind(line, self.lines[index + 1 : index + 3]):
+            known = cards is not None and self.is_card is not None and all(map(self.is_card, cards))
+            if not known and classify.section_kind(line, self.lines[index + 1 : index + 3]):
                 break
             if cards is not None and not (current.comment and not filling and self.is_card is None):
                 current.cards.extend(cards)
@@ -271,9 +287,25 @@ class _Walk:
                 if chunk:
                     self._skip(chunk[0], chunk[1], index)
                 chunk = [kind or "other", index]
+            self._check_stray_entry(index, chunk[0])
             index += 1
         if chunk:
             self._skip(chunk[0], chunk[1], len(self.lines))
+
+    def _check_stray_entry(self, index, kind):
+        """An entry of known cards after the entries' end (say below a poll) is skipped with the section, but
+        said, so that no hand is lost unseen. Examples in how-to-submit text and rules are no hands."""
+        if self.is_card is None or kind in ("how to submit", "rules document"):
+            return
+        shape = classify.entry_header(self.lines[index].text)
+        if shape is None or (shape.style == "bare" and "::" not in shape.rest):
+            return
+        cards = self._next_cards(index)
+        if cards and all(map(self.is_card, cards)):
+            self.stray.append(
+                f"Line {self.lines[index].number}: “{self.lines[index].text[:80]}” comes after the "
+                f"entries ended (with the {kind} text) and was skipped; if it is an entry, move it up."
+            )
 
     def _skip(self, kind, start, stop):
         text = "\n".join(line.text for line in self.lines[start:stop])
@@ -299,7 +331,7 @@ def assemble(text, *, is_card, today, partial, result_types):
     walk = _Walk(text, is_card=is_card, today=today, partial=partial, result_types=result_types)
     walk.run()
     entries = walk.entry_results()
-    problems = entry_problems(entries, partial=partial)
+    problems = entry_problems(entries, partial=partial) + walk.stray
     if not entries:
         problems.append(
             'No entries found: an entry starts with its number and player, like `01 Player :: "Hand name"`, '

@@ -2,7 +2,8 @@
 
 A line keeps the names of the tags it carried (`bold` when [b] or [strong]; `heading` when [size], [h1]..[h6]
 or [u]), so a classifier can tell a heading from a card. `[*]` list items standing on one line become lines of
-their own with the same number. Lines are grouped into blocks by blank lines.
+their own with the same number. Blank lines are kept: they are the paragraph and section boundaries the
+later stages read.
 """
 
 import re
@@ -67,18 +68,3 @@ def split_lines(text):
             if cleaned or len(pieces) == 1:
                 lines.append(Line(number, cleaned, tags, piece))
     return lines
-
-
-def split_blocks(lines):
-    """Runs of non-blank lines, in order."""
-    blocks, current = [], []
-    for line in lines:
-        if line.blank:
-            if current:
-                blocks.append(current)
-            current = []
-        else:
-            current.append(line)
-    if current:
-        blocks.append(current)
-    return blocks

@@ -15,6 +15,7 @@ MAX_CARD_NAME = 60
 # An entry's header: its number, then what follows it. `sep` is what stands between the two.
 _HEADER = re.compile(r"(?P<number>\d{1,3})(?![\d:])(?P<sep>\s*[.)\]]\s*|\s*[-:]\s+|\s+|)(?P<rest>\S.*)")
 _COUNT_PREFIX = re.compile(r"\d{1,3}\s*[xX]?\s")  # `3 Black Lotus`, `3x Black Lotus`
+_ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)  # `3rd place`, not player "rd place"
 # A result comment, as the results post has them after each hand: "0-6 leylined again", "6-0", "2-2!".
 _RESULT_COMMENT = re.compile(r"[0-6]\s*-\s*[0-6](?!\d)(?:\W.*)?")
 _SENTENCE_END = re.compile(r"[.!?\u2026]['\"\u201d)]*$")
@@ -48,7 +49,7 @@ def entry_header(text):
     elif len(digits) > 1 and digits.startswith("0"):
         style = "padded"  # no card count looks so
     elif sep == "":
-        if _COUNT_PREFIX.match(text):
+        if _COUNT_PREFIX.match(text) or _ORDINAL_SUFFIX.match(match["rest"]):
             return None
         style = "glued"
     elif sep.strip():

@@ -46,13 +46,15 @@ _CODE = re.compile(r"(?<![\d:])(\d{1,3}):(\d{2})(?![\d:])")
 _LEAGUE = re.compile(r"\bleague\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
 _ROUND = re.compile(r"\b(?:week|round)\s*#?\s*(\d{1,3})\b", re.IGNORECASE)
 _TITLE_SEPARATOR = re.compile(r"\s+[-\u2013\u2014|]\s+|\s*\|\s*")
+# One alternative per character class (no `(a+)+`): a failing match must not backtrack exponentially.
 _NOISE_SEGMENT = re.compile(
-    r"(?:hands?\s+(?:posted|revealed|are\s+up)|results?|league\s*#?\s*\d{1,3}(?::\d{2})?|(?:week|round)\s*#?\s*\d{1,3}"
-    r"|\d{1,3}:\d{2}|[\s,:]+)+",
+    r"(?:hands?\s+(?:posted|revealed|are\s+up)|results?|(?:league|week|round)\s{0,3}#?\s{0,3}\d{1,3}(?::\d{2})?"
+    r"|\d{1,3}:\d{2}|[\s,:!.#])+",
     re.IGNORECASE,
 )
 _EMPTY_VALUE = ("", "none", "no", "-", "\u2013", "\u2014", "n/a", "nothing", "no additional bans")
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|\s/\s|\s\|\s)\s*")
+_YEAR_FIRST = re.compile(r"\D{0,30}?\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _TIMEZONES = {
     name: tz.tzoffset(name, hours * 3600)
@@ -94,6 +96,7 @@ def hand_size(value):
 
 def name_list(value):
     """`Black Lotus, Sol Ring / Mox Pearl` -> the names as typed; `None` -> []."""
+    value = " ".join(value.split())  # the split below then meets no run of spaces
     if value.casefold().strip(" .") in _EMPTY_VALUE:
         return []
     return [name.strip(" .") for name in _LIST_SPLIT.split(value) if name.strip(" .")]
@@ -101,6 +104,7 @@ def name_list(value):
 
 def title_fields(text):
     """What a heading line says: {title, code, league_number, round_number, hand_size, land_rule}."""
+    text = text[:MAX_FIELD]
     found = {}
     code = _CODE.search(text)
     if code:
@@ -146,7 +150,15 @@ def parse_deadline(text, today=None):
     try:
         # Components the text does not give keep these odd values, so "no time given" can be told apart.
         sentinel = dt.datetime(today.year, 1, 1, 3, 17, 7, 654321)
-        parsed = date_parser.parse(text, dayfirst=True, fuzzy=True, default=sentinel, tzinfos=_TIMEZONES)
+        year_first = _YEAR_FIRST.match(text) is not None  # 2023-03-12 is ISO, not day first
+        parsed = date_parser.parse(
+            text,
+            dayfirst=not year_first,
+            yearfirst=year_first,
+            fuzzy=True,
+            default=sentinel,
+            tzinfos=_TIMEZONES,
+        )
         if (parsed.hour, parsed.minute, parsed.second, parsed.microsecond) == (3, 17, 7, 654321):
             parsed = parsed.replace(hour=12, minute=0, second=0, microsecond=0)
         elif parsed.microsecond == 654321:
