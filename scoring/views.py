@@ -253,7 +253,9 @@ def moderate_results(request, round_id):
         "trail": [
             entry
             for entry in audit_trail(round_)
-            if entry.action.startswith(("round.final", "round.reop", "round.bonus", "round.table"))
+            if entry.action.startswith(
+                ("round.final", "round.reop", "round.bonus", "round.table", "round.posted_rows")
+            )
         ],
     }
     return render(request, "scoring/moderate.html", context)
