@@ -22,7 +22,7 @@ from rounds.models.audit import log_action
 from submissions import selectors as hand_selectors
 from submissions.models import HandStatus
 
-from ..forum_rows import OWN_COLUMN, RowFormatError, parse_row
+from ..forum_rows import OWN_COLUMN, UNKNOWN, RowFormatError, parse_row
 from .errors import ScoringConflict, ScoringInputError
 from .results import (
     MAX_TEXT,
@@ -54,6 +54,11 @@ class PostedRow:
     cells: tuple
     note: str
     reports: int = 0  # the cells that become (or became) reports
+
+    @property
+    def cells_text(self):
+        """The cells as a row shows them: `6 0 X ?`."""
+        return " ".join(UNKNOWN if cell is None else str(cell) for cell in self.cells)
 
 
 @dataclass
