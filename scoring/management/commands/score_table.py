@@ -47,8 +47,8 @@ opponents). A row whose stated PT or Points differ from what its cells give is n
 such total is a warning on standard error, and a line under the table says that PT and Points were
 recomputed and names the rows that stated other totals.
 
-Exit status: 0 consistent (stated totals that differ are only warnings), 1 inconsistent results (or, with
---strict, stated totals that differ), 2 unreadable file or malformed table."""
+Exit status: 0 consistent, 1 inconsistent results, 2 unreadable file or malformed table. Stated totals that
+differ are only warnings (exit 0) unless --strict is given: then they exit 1 as inconsistent results do."""
     requires_system_checks = []  # pure text in, text out: nothing in the project's state matters
 
     def create_parser(self, prog_name, subcommand, **kwargs):
