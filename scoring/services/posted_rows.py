@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from rounds.models import RoundState
 from rounds.models.audit import log_action
+from rounds.services.leagues import other_moderators
 from submissions import selectors as hand_selectors
 from submissions.models import HandStatus
 
@@ -91,6 +92,7 @@ def import_posted_rows(*, actor, round_id, text, dry_run=False, now=None):
         raise ScoringConflict(f"Round {round_.code} has no numbered hands, so no row can be imported.")
     result = PostedRowsResult(dry_run=dry_run)
     parsed_rows = _read_rows(result, text, hands)
+    _check_own_interest(result, actor, round_, hands, parsed_rows)
     if not result.rows:
         found = " ".join(result.problems)
         raise ScoringInputError(
@@ -162,6 +164,24 @@ def _read_rows(result, text, hands):
         found[row.number] = (posted, row)
     result.rows = [posted for posted, _ in sorted(found.values(), key=lambda pair: pair[0].number)]
     return {number: row for number, (_, row) in found.items()}
+
+
+def _check_own_interest(result, actor, round_, hands, parsed_rows):
+    """Another player's row reporting a match the moderator played is the moderator's own interest: a problem
+    while the league has another moderator, who is named (as for setting a result of one's own match)."""
+    own = next((number for number, hand in hands.items() if hand.player_id == actor.pk), None)
+    if own is None:
+        return
+    others = other_moderators(round_.league, actor)
+    if not others:
+        return  # the league's only moderator may (README: "never self-serving")
+    for posted in result.rows:
+        if posted.number != own and own in row_cells(parsed_rows[posted.number]):
+            result.problems.append(
+                f"Line {posted.line}: row {posted.number} reports your own match ({own:02d} v "
+                f"{posted.number:02d}): leave that cell blank and ask another moderator of this league "
+                f"({', '.join(others)}) to import it."
+            )
 
 
 def _posted_row(result, line_number, row, hands):
