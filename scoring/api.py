@@ -82,6 +82,31 @@ class RowResultSerializer(serializers.Serializer):
     skipped = serializers.ListField(child=serializers.CharField())
 
 
+class PostedRowsInputSerializer(serializers.Serializer):
+    text = serializers.CharField(
+        max_length=100_000,
+        trim_whitespace=False,
+        help_text="One or many forum posts as pasted, with players' rows in them (BBCode, prose are fine).",
+    )
+    dry_run = serializers.BooleanField(
+        required=False, default=False, help_text="Only preview: what would be imported, nothing saved."
+    )
+
+
+class PostedRowSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The hand's number: whose row it is.")
+    player = serializers.CharField()
+    reports = serializers.IntegerField(help_text="The row's known cells, each one report of its player.")
+    note = serializers.CharField(help_text="The player's note, kept as each report's comment.")
+
+
+class PostedRowsResultSerializer(serializers.Serializer):
+    rows = PostedRowSerializer(many=True)
+    skipped = serializers.ListField(child=serializers.CharField(), help_text="Lines that are not rows.")
+    problems = serializers.ListField(child=serializers.CharField())
+    warnings = serializers.ListField(child=serializers.CharField())
+
+
 class ChallengeSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     match = serializers.IntegerField(source="match_id", read_only=True)
@@ -235,6 +260,35 @@ class RoundRowsView(APIView):
         except services.SCORING_ERRORS as error:
             return _answer(error)
         return Response(RowResultSerializer(outcome).data, status=status.HTTP_201_CREATED)
+
+
+class RoundPostedRowsView(APIView):
+    """A moderator imports players' rows posted on the forum: each row is its player's report."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=PostedRowsInputSerializer,
+        responses={200: PostedRowsResultSerializer, 201: PostedRowsResultSerializer},
+        description="Preview (dry_run, 200) or import (201) the rows found in the pasted posts. 400 when no "
+        "row is found (or, importing, while any problem is left); 403 for anyone but a moderator of the "
+        "round's league; 409 when the round is not revealed or is final.",
+    )
+    def post(self, request, round_id):
+        incoming = PostedRowsInputSerializer(data=request.data)
+        try:
+            services.posted_rows_round(actor=request.user, round_id=round_id)
+            incoming.is_valid(raise_exception=True)
+            result = services.import_posted_rows(
+                actor=request.user,
+                round_id=round_id,
+                text=incoming.validated_data["text"],
+                dry_run=incoming.validated_data["dry_run"],
+            )
+        except services.SCORING_ERRORS as error:
+            return _answer(error)
+        answer = status.HTTP_200_OK if result.dry_run else status.HTTP_201_CREATED
+        return Response(PostedRowsResultSerializer(result).data, status=answer)
 
 
 class MatchChallengesView(APIView):

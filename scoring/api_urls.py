@@ -12,6 +12,9 @@ urlpatterns = [
     ),
     path("rounds/<int:round_id>/matches/", api.RoundMatchesView.as_view(), name="api-round-matches"),
     path("rounds/<int:round_id>/rows/", api.RoundRowsView.as_view(), name="api-round-rows"),
+    path(
+        "rounds/<int:round_id>/posted-rows/", api.RoundPostedRowsView.as_view(), name="api-round-posted-rows"
+    ),
     path("rounds/<int:round_id>/finalize/", api.RoundFinalizeView.as_view(), name="api-round-finalize"),
     path("rounds/<int:round_id>/reopen/", api.RoundReopenView.as_view(), name="api-round-reopen"),
     path("rounds/<int:round_id>/table/", api.RoundTableView.as_view(), name="api-round-table"),

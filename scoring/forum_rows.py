@@ -8,8 +8,10 @@ A row is the hand's number, `|`, one cell per hand in column order (a match scor
 column, `?` for unknown), then optionally `| PT | Points`. Reading also accepts: no header, extra spaces and
 tabs, leading and trailing `|`, tab- or comma-separated cells (a spreadsheet paste, where an empty cell is
 unknown), `-`, `_` or blank for unknown, `01` or `1)` as the number, a BBCode `[code]` or `[table]` wrapper,
-and blank lines. Anything else is a `RowFormatError` whose message says in plain words where and what is
-wrong.
+and blank lines. A player's note is kept, not refused: words after the Points section
+(`3 | 6 0 X 2 | 8 | 267 | 2-2 vs 4 is controversial`) or a parenthesised remark at the end of the row
+(`3 | 6 0 X 2 (I think)`). Anything else is a `RowFormatError` whose message says in plain words where and
+what is wrong.
 """
 
 import re
@@ -41,6 +43,9 @@ _SPREADSHEET_SEPARATOR = re.compile(r"[\t,]")
 _SCORE = re.compile(r"[0-9]{1,3}")
 _TOTAL = re.compile(r"[0-9]{1,9}")
 _CELL_VALUES = (OWN_COLUMN, None, *POINTS_VALUES)
+# A note has words in it: a trailing "(remark)" or a section after Points; "| 1" or "(8)" stay errors.
+_TRAILING_REMARK = re.compile(r"\s*\((?P<note>[^()\n]*[^\W\d_][^()\n]*)\)\s*$")
+_NOTE_TEXT = re.compile(r"[^\W\d_]")
 
 
 class RowFormatError(ValueError):
@@ -56,6 +61,7 @@ class ForumRow:
     cells: tuple
     stated_points: int | None = None
     stated_league_points: int | None = None
+    note: str = ""  # the player's remark on the row, as written
 
     def __post_init__(self):
         object.__setattr__(self, "cells", tuple(self.cells))
@@ -182,7 +188,8 @@ def _missing_rows(missing):
 
 
 def _read_row(number, rest, columns):
-    cells, totals = _cells_and_totals(number, rest, columns)
+    rest, remark = _without_trailing_remark(rest)
+    cells, totals, note = _cells_and_totals(number, rest, columns)
     columns = len(cells) if columns is None else columns
     _check_cell_count(number, cells, columns)
     points, league = [*totals, UNKNOWN, UNKNOWN][:2]
@@ -191,29 +198,44 @@ def _read_row(number, rest, columns):
         cells=tuple(_read_cell(field, number, column) for column, field in enumerate(cells, start=1)),
         stated_points=_read_total(points, number, HEADER_POINTS),
         stated_league_points=_read_total(league, number, HEADER_LEAGUE_POINTS),
+        note=" ".join(part for part in (note, remark) if part),
     )
 
 
+def _without_trailing_remark(rest):
+    """(the line without its trailing "(remark)", the remark's text); the remark needs a word in it."""
+    match = _TRAILING_REMARK.search(rest)
+    if match is None:
+        return rest, ""
+    return rest[: match.start()], match["note"].strip()
+
+
 def _cells_and_totals(number, rest, columns):
-    """The cell fields and the PT and Points fields (none, one or both) of the line after the number."""
+    """The cell fields, the PT and Points fields (none, one or both) and the note (the words after the Points
+    section) of the line after the number."""
     sections = rest.split("|")
     after_pipe = len(sections) > 1 and not sections[0].strip()
     if after_pipe:
         sections.pop(0)  # the "|" after the number
     if len(sections) > 1 and not sections[-1].strip():
         sections.pop()  # a trailing "|"
+    note = ""
+    if len(sections) > 3 and _NOTE_TEXT.search("|".join(sections[3:])):
+        note = "|".join(sections[3:]).strip()
+        sections = sections[:3]
     if len(sections) > 3:
         shape = f"{number} | cells | {HEADER_POINTS} | {HEADER_LEAGUE_POINTS}"
         raise RowFormatError(f'Row {number}: too many "|"; a row is "{shape}".')
     fields = _split_cells(sections[0])
     if len(sections) > 1:
-        return _without_padding(fields, columns, after_pipe), [section.strip() for section in sections[1:]]
+        totals = [section.strip() for section in sections[1:]]
+        return _without_padding(fields, columns, after_pipe), totals, note
     # Without "|" after the cells, two fields past the known width are PT and Points (a spreadsheet row).
     if columns is not None:
         with_totals = _without_padding(fields, columns + 2, after_pipe)
         if len(with_totals) == columns + 2:
-            return with_totals[:columns], with_totals[columns:]
-    return _without_padding(fields, columns, after_pipe), []
+            return with_totals[:columns], with_totals[columns:], note
+    return _without_padding(fields, columns, after_pipe), [], note
 
 
 def _split_cells(section):
@@ -298,6 +320,47 @@ def check_table(rows):
     return problems
 
 
+@dataclass(frozen=True)
+class TotalMismatch:
+    """A row whose stated PT or Points differ from what its cells give (as `complete_table` computes them)."""
+
+    row: int
+    total: str  # HEADER_POINTS or HEADER_LEAGUE_POINTS
+    stated: int
+    computed: int
+    message: str
+
+
+def stated_total_mismatches(rows):
+    """Each stated PT and Points that its row's cells do not give, row by row: PT is the sum of the known
+    cells (with those known from their mirror, as `complete_table` fills them), Points that PT over N - 1
+    opponents."""
+    mismatches = []
+    completed = sorted(complete_table(rows), key=attrgetter("number"))
+    stated_rows = {row.number: row for row in rows}
+    for done in completed:
+        row = stated_rows[done.number]
+        for name, stated, computed in (
+            (HEADER_POINTS, row.stated_points, done.stated_points),
+            (HEADER_LEAGUE_POINTS, row.stated_league_points, done.stated_league_points),
+        ):
+            if stated is not None and stated != computed:
+                message = _mismatch_message(row, done, name, stated, computed)
+                mismatches.append(TotalMismatch(row.number, name, stated, computed, message))
+    return mismatches
+
+
+def _mismatch_message(row, done, name, stated, computed):
+    if name == HEADER_POINTS:
+        filled = sum(1 for own, cell in zip(row.cells, done.cells, strict=True) if own != cell)
+        mirrors = f", {filled} of them known from the other hands' rows" if filled else ""
+        why = f"its cells add up to {computed} (unknown matches count 0, rule 6.3b{mirrors})"
+    else:
+        opponents = len(done.cells) - 1
+        why = f"its cells give {computed} ({HEADER_POINTS} {done.stated_points} over {opponents} opponents)"
+    return f"Row {row.number} states {name} {stated}, but {why}."
+
+
 def _pair_message(row, column, value, mirror):
     return (
         f"Hands {row} and {column}: {value} and {mirror} is not a possible result "
@@ -352,12 +415,20 @@ def format_table(rows):
         max(len(fields[-2]) for fields in lines),
         max(len(fields[-1]) for fields in lines),
     )
-    return "\n".join(_aligned(fields, *widths) for fields in lines)
+    notes = ["", *(_note_text(row.note) for row in rows)]
+    return "\n".join(_aligned(fields, *widths) + note for fields, note in zip(lines, notes, strict=True))
 
 
 def _row_fields(row):
     cells = (UNKNOWN if cell is None else str(cell) for cell in row.cells)
     return [str(row.number), *cells, _total_text(row.stated_points), _total_text(row.stated_league_points)]
+
+
+def _note_text(note):
+    """The note after a formatted row, so that it reads back as the same note."""
+    if not note:
+        return ""
+    return f" | {note}" if "(" in note or ")" in note else f"  ({note})"
 
 
 def _aligned(fields, cell_width, points_width, league_width):

@@ -1,6 +1,7 @@
 """Pages for results: the round's table (matrix, ranks, the player's row box), a match with its reports and
 challenges, and the moderator's queue with finalization. Nothing here exists before the reveal (404)."""
 
+from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -217,6 +218,29 @@ def _challenge_id(request, match):
     return challenge_id
 
 
+POSTED_ROWS_PREVIEW, POSTED_ROWS_IMPORT = "posted_rows_preview", "posted_rows_import"
+
+
+class PostedRowsForm(forms.Form):
+    text = forms.CharField(
+        label="Players' posts",
+        max_length=100_000,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 8,
+                "class": "font-monospace",
+                "placeholder": "[quote=Quillon]3 | 6 0 X 2 | 8 | 267 (2-2 vs 4 is controversial)[/quote]",
+            }
+        ),
+        help_text=(
+            "Paste one or many forum posts in which players posted their own rows "
+            "(<code>N | cells | PT | Points</code>). Each row is its player's report, with its note as "
+            "the comment; other lines are skipped. The later of two rows for the same hand counts."
+        ),
+    )
+
+
 @moderator_required
 @never_cache
 @require_http_methods(["GET", "POST"])
@@ -226,8 +250,17 @@ def moderate_results(request, round_id):
     if not can_manage_league(request.user, round_.league):
         raise Http404("No such round.")
     errors, values = {}, {}
-    if request.method == "POST":
-        action = request.POST.get("action", "")
+    posted_rows_form, posted_rows = PostedRowsForm(), None
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    if action in (POSTED_ROWS_PREVIEW, POSTED_ROWS_IMPORT):
+        posted_rows_form = PostedRowsForm(request.POST)
+        posted_rows, done = _posted_rows(
+            request, round_, posted_rows_form, apply=action == POSTED_ROWS_IMPORT
+        )
+        if done:
+            messages.success(request, done)
+            return redirect("scoring:moderate", round_.pk)
+    elif request.method == "POST":
         values = request.POST
         try:
             done = _round_action(request, round_, action)
@@ -250,13 +283,50 @@ def moderate_results(request, round_id):
         "bonus_awards": round_.bonus_awards.select_related("player", "awarded_by", "withdrawn_by"),
         "errors": errors,
         "values": values,
+        "posted_rows_form": posted_rows_form,
+        "posted_rows": posted_rows,
         "trail": [
             entry
             for entry in audit_trail(round_)
-            if entry.action.startswith(("round.final", "round.reop", "round.bonus", "round.table"))
+            if entry.action.startswith(
+                ("round.final", "round.reop", "round.bonus", "round.table", "round.posted_rows")
+            )
         ],
     }
     return render(request, "scoring/moderate.html", context)
+
+
+def _posted_rows(request, round_, form, *, apply):
+    """(the preview to show, or None; the success message once imported, or "")."""
+    if not form.is_valid():
+        return None, ""
+    text = form.cleaned_data["text"]
+    try:
+        result = services.import_posted_rows(
+            actor=request.user, round_id=round_.pk, text=text, dry_run=not apply
+        )
+    except services.ScoringInputError as error:
+        for sentences in error.errors.values():
+            for sentence in sentences:
+                form.add_error("text", sentence)
+    except services.SCORING_ERRORS as error:
+        form.add_error(None, services.message_for(error))
+    else:
+        if not apply:
+            return result, ""
+        rows, reports = len(result.rows), len(result.reports)
+        return None, (
+            f"{rows} player{'s' if rows != 1 else ''}' row{'s' if rows != 1 else ''} imported: "
+            f"{reports} report{'s' if reports != 1 else ''}."
+        )
+    if apply and form.errors.get("text"):  # refused for its problems: show what was found beside them
+        try:
+            return services.import_posted_rows(
+                actor=request.user, round_id=round_.pk, text=text, dry_run=True
+            ), ""
+        except services.SCORING_ERRORS:
+            pass
+    return None, ""
 
 
 def _round_action(request, round_, action):

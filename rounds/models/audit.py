@@ -60,6 +60,7 @@ ACTION_LABELS = {
     "round.reopened": "Round reopened",
     "round.bonus_awarded": "Bonus League points awarded",
     "round.bonus_withdrawn": "Bonus League points withdrawn",
+    "round.posted_rows_imported": "Players' posted rows imported",
     "round.tiebreak_added": "Tie-break round added (5.3a)",
     "round.card_accepted": "Card accepted (3.2a)",
     "round.card_withdrawn": "Accepted card withdrawn",

@@ -11,6 +11,7 @@ from .errors import (
 )
 from .finalization import OpenItems, finalize_round, open_items, rederive_matches, reopen_round
 from .league import add_tiebreak_round, declare_winners, managed_league, settle_computed_winners
+from .posted_rows import PostedRow, PostedRowsResult, import_posted_rows, posted_rows_round
 from .results import (
     DECISIONS,
     RowReport,
@@ -54,6 +55,8 @@ __all__ = [
     "SCORING_ERRORS",
     "VALID_HAND",
     "OpenItems",
+    "PostedRow",
+    "PostedRowsResult",
     "RowReport",
     "ScoringConflict",
     "ScoringForbidden",
@@ -69,6 +72,7 @@ __all__ = [
     "declare_winners",
     "finalize_round",
     "hands_in_table",
+    "import_posted_rows",
     "in_table",
     "managed_league",
     "matches_in_table",
@@ -76,6 +80,7 @@ __all__ = [
     "note_results_changed",
     "open_items",
     "points_by_hand",
+    "posted_rows_round",
     "rederive_matches",
     "refresh_match",
     "reopen_round",

@@ -192,7 +192,9 @@ def report_match(*, reporter, match_id, points_a, points_b, comment="", now=None
     return report
 
 
-def _store_report(match, reporter, points_a, points_b, comment):
+def _store_report(match, reporter, points_a, points_b, comment, *, entered_by=None):
+    """`entered_by`: the moderator who typed in the reporter's report (their posted row); the audit entry is
+    theirs, naming both."""
     current = MatchReport.objects.filter(match=match, reporter=reporter, is_current=True).first()
     if current is not None and (current.points_a, current.points_b, current.comment) == (
         points_a,
@@ -215,14 +217,10 @@ def _store_report(match, reporter, points_a, points_b, comment):
     )
     refresh_match(match)
     action = "match.verified" if side == MatchReport.Side.OTHER else "match.reported"
-    _after_change(
-        match,
-        action,
-        reporter,
-        before,
-        note=comment,
-        extra={"report": f"{points_a}-{points_b}", "side": side},
-    )
+    extra = {"report": f"{points_a}-{points_b}", "side": side}
+    if entered_by is not None:
+        extra |= {"reporter": reporter.get_username(), "entered_by": entered_by.get_username()}
+    _after_change(match, action, entered_by or reporter, before, note=comment, extra=extra)
     return report
 
 
@@ -245,10 +243,11 @@ class RowReport:
 
 def report_row(*, player, round_id, row, now=None):
     """A player's whole row in the forum format (`3 | 6 0 X 2 4 | PT | Points`): one report per filled cell,
-    from the player's point of view; blank and `?` cells are not reported. All or nothing."""
+    from the player's point of view; blank and `?` cells are not reported. The row's note, if any, becomes
+    each report's comment (without one, a report keeps its comment). All or nothing."""
     round_ = scoring_round(round_id)
     revealed_round_table(round_, now)
-    hands = {hand.number: hand for hand in Hand.objects.filter(round=round_, number__isnull=False)}
+    hands = numbered_hands(round_)
     own = next((hand for hand in hands.values() if hand.player_id == player.pk), None)
     if own is None:
         raise ScoringForbidden("You have no hand in this round, so you have no row to report.")
@@ -260,23 +259,47 @@ def report_row(*, player, round_id, row, now=None):
         raise ScoringInputError(
             {"row": [f"This is row {parsed.number}, but your hand is number {own.number:02d}."]}
         )
-    cells = {column: value for column, value in enumerate(parsed.cells, start=1) if isinstance(value, int)}
-    if not cells:
+    note = _clean_text(parsed.note, "row")
+    if not row_cells(parsed):
         raise ScoringInputError({"row": ["The row has no result in it: fill at least one cell."]})
+    with transaction.atomic():
+        return report_cells(own, hands, row_cells(parsed), note=note, now=now)
+
+
+def numbered_hands(round_):
+    """{number: hand} of the round's numbered hands (the table's rows), with their players."""
+    return {
+        hand.number: hand
+        for hand in Hand.objects.filter(round=round_, number__isnull=False).select_related("player")
+    }
+
+
+def row_cells(row):
+    """{column: score} of a parsed row's known cells."""
+    return {column: value for column, value in enumerate(row.cells, start=1) if isinstance(value, int)}
+
+
+def report_cells(own, hands, cells, *, note="", entered_by=None, now=None):
+    """The reports of hand `own`'s player for its `cells` ({opponent number: own score}) among `hands`
+    ({number: hand}), one per match in match order (the lock order); a disqualified opponent's column is
+    skipped. `note` is each report's comment (empty: a report keeps its current comment). Call inside a
+    transaction."""
+    player = own.player
     matches = _matches_of(own, [hands[column] for column in cells])
     outcome = RowReport()
-    with transaction.atomic():
-        for column in sorted(cells, key=lambda column: matches[column].pk if column in matches else 0):
-            opponent = hands[column]
-            if opponent.status == HandStatus.DISQUALIFIED or column not in matches:
-                outcome.skipped.append(f"Hand {column:02d} is disqualified: its column is not reported.")
-                continue
-            mine, theirs = cells[column], OPPONENT_POINTS[cells[column]]
-            points_a, points_b = (mine, theirs) if own.number < column else (theirs, mine)
-            match = _lock_for_change(matches[column].pk, now)
-            current = MatchReport.objects.filter(match=match, reporter=player, is_current=True).first()
-            comment = current.comment if current else ""
-            outcome.reports.append(_store_report(match, player, points_a, points_b, comment))
+    for column in sorted(cells, key=lambda column: matches[column].pk if column in matches else 0):
+        opponent = hands[column]
+        if opponent.status == HandStatus.DISQUALIFIED or column not in matches:
+            outcome.skipped.append(f"Hand {column:02d} is disqualified: its column is not reported.")
+            continue
+        mine, theirs = cells[column], OPPONENT_POINTS[cells[column]]
+        points_a, points_b = (mine, theirs) if own.number < column else (theirs, mine)
+        match = _lock_for_change(matches[column].pk, now)
+        current = MatchReport.objects.filter(match=match, reporter=player, is_current=True).first()
+        comment = note or (current.comment if current else "")
+        outcome.reports.append(
+            _store_report(match, player, points_a, points_b, comment, entered_by=entered_by)
+        )
     return outcome
 
 

@@ -16,6 +16,7 @@ from scoring.forum_rows import (
     parse_row,
     parse_table,
     row_for_hand,
+    stated_total_mismatches,
 )
 from scoring.outcomes import OPPONENT_POINTS, POINTS_VALUES, is_legal_pair
 
@@ -417,3 +418,70 @@ def test_check_table_reports_exactly_the_impossible_pairs(rows):
     }
     assert {(problem.row, problem.column) for problem in check_table(rows)} == impossible
     assert check_table(complete_table(rows)) == check_table(rows)
+
+
+# Notes and stated totals ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, cells, totals, note",
+    [
+        ("3 | 6 0 X 2 | | | (2-2 vs 4 is controversial)", (6, 0, "X", 2), (None, None), "2-2 vs 4 is controversial"),
+        ("3 | 6 0 X 2 | 8 | 267 (2-2 vs 4 is controversial)", (6, 0, "X", 2), (8, 267), "2-2 vs 4 is controversial"),
+        ("3 | 6 0 X 2 (I think)", (6, 0, "X", 2), (None, None), "I think"),
+        ("3 | 6 0 X 2 | 8 | 267 | 2-2 vs 4: ask the mod", (6, 0, "X", 2), (8, 267), "2-2 vs 4: ask the mod"),
+        ("3 | 6 0 X 2 | 8 | 267", (6, 0, "X", 2), (8, 267), ""),
+    ],
+)  # fmt: skip
+def test_a_players_note_is_kept(text, cells, totals, note):
+    row = parse_row(text, columns=4)
+    assert (row.cells, (row.stated_points, row.stated_league_points), row.note) == (cells, totals, note)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("3 | 6 0 X 9 (I think)", 'Row 3, cell 4: "9" is not a match score (6, 4, 2, 1 or 0).'),
+        ("3 | 6 y X 2 | 8 | 267 (hm)", 'Row 3, cell 2: "y" is not a match score (6, 4, 2, 1 or 0).'),
+        ("3 | 6 0 X 2 | 8 | 267 | 1", 'Row 3: too many "|"; a row is "3 | cells | PT | Points".'),
+        ("3 | 6 0 X 2 (8)", "Row 3: expected 4 cells (one per hand, ? when unknown), found 5."),
+        ("3 | 6 0 X 2 | eight | 267 (hm)", 'Row 3: PT "eight" is not a whole number.'),
+    ],
+)
+def test_a_note_does_not_loosen_the_cells(text, message):
+    with pytest.raises(RowFormatError) as error:
+        parse_row(text, columns=4)
+    assert str(error.value) == message
+
+
+def test_format_table_prints_notes_after_their_rows_and_reads_them_back():
+    rows = parse_table("1 | X 6 | 6 | 300 (gg)\n2 | 0 X | 0 | 0 | a (late) post")
+    text = format_table(rows)
+    assert text.splitlines()[1:] == [
+        "1 | X 6 |  6 |    300  (gg)",
+        "2 | 0 X |  0 |      0 | a (late) post",
+    ]
+    assert [row.note for row in parse_table(text)] == ["gg", "a (late) post"]
+
+
+def test_stated_total_mismatches_names_each_total_its_cells_do_not_give():
+    rows = parse_table(EXAMPLE.replace("| 9 | 300", "| 18 | 300").replace("| 5 | 167", "| 5 | 100"))
+    assert [(m.row, m.total, m.stated, m.computed) for m in stated_total_mismatches(rows)] == [
+        (2, "Points", 100, 167),
+        (3, "PT", 18, 9),
+    ]
+    assert [m.message for m in stated_total_mismatches(rows)] == [
+        "Row 2 states Points 100, but its cells give 167 (PT 5 over 3 opponents).",
+        "Row 3 states PT 18, but its cells add up to 9 (unknown matches count 0, rule 6.3b).",
+    ]
+    assert stated_total_mismatches(parse_table(EXAMPLE)) == []
+
+
+def test_a_total_counts_the_cells_known_from_their_mirrors():
+    rows = parse_table("1 | X ? | 0\n2 | 4 X | 4")
+    [mismatch] = stated_total_mismatches(rows)
+    assert mismatch.message == (
+        "Row 1 states PT 0, but its cells add up to 1 (unknown matches count 0, rule 6.3b, "
+        "1 of them known from the other hands' rows)."
+    )
+    assert stated_total_mismatches(parse_table("1 | X ?\n2 | 4 X")) == []

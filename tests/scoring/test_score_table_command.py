@@ -153,3 +153,50 @@ def test_exit_status_from_the_command_line(text, status):
             result.stderr.strip()
             == 'CommandError: Row 1, cell 2: "9" is not a match score (6, 4, 2, 1 or 0).'
         )
+
+
+WRONG_TOTALS = """\
+1 | X 6 2 0 | 8 | 267
+2 | 0 X 4 1 | 5 | 100
+3 | 2 1 X 6 | 18 | 300 (2-2 vs 1 is controversial)
+4 | 6 4 0 X | 10 | 333
+"""
+
+
+def test_stated_totals_that_differ_are_warned_about_and_labelled_under_the_table(table_file):
+    status, out, err = run(table_file(WRONG_TOTALS))
+    assert status == 0
+    assert err.splitlines() == [
+        "Warning: Row 2 states Points 100, but its cells give 167 (PT 5 over 3 opponents).",
+        "Warning: Row 3 states PT 18, but its cells add up to 9 (unknown matches count 0, rule 6.3b).",
+    ]
+    assert out.splitlines() == [
+        "X | 1 2 3 4 | PT | Points",
+        "1 | X 6 2 0 |  8 |    267",
+        "2 | 0 X 4 1 |  5 |    167",
+        "3 | 2 1 X 6 |  9 |    300  (2-2 vs 1 is controversial)",
+        "4 | 6 4 0 X | 10 |    333",
+        "PT and Points recomputed from the cells; rows 2 and 3 stated other totals (see warnings).",
+    ]
+
+
+def test_strict_makes_stated_totals_that_differ_exit_1(table_file):
+    status, out, err = run("--strict", table_file(WRONG_TOTALS))
+    assert status == 1
+    assert "Row 3 states PT 18" in err and "rows 2 and 3 stated other totals" in out
+    assert run("--strict", table_file(CONSISTENT))[0] == 0
+
+
+def test_one_row_with_a_wrong_total_is_named_in_the_singular(table_file):
+    _, out, _ = run(table_file("1 | X 6 | 6\n2 | 0 X | 3\n"))
+    assert out.splitlines()[-1] == (
+        "PT and Points recomputed from the cells; row 2 stated another total (see warnings)."
+    )
+
+
+def test_help_says_the_totals_are_recomputed_and_explains_strict(capsys):
+    with pytest.raises(SystemExit):
+        call_command("score_table", "--help")
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "PT and Points always recomputed from the cells" in help_text
+    assert "--strict" in help_text and "never corrected silently" in help_text

@@ -1,0 +1,229 @@
+"""Players' posted rows (issue 15): a moderator pastes forum posts in which players posted their own results
+rows (`3 | 6 0 X 2 | 8 | 267 (2-2 vs 4 is controversial)`), and each row becomes that hand's player's reports.
+
+The text is one or many posts as pasted: BBCode quotes, "Posted by ..." lines, prose and blank lines around
+the rows. Every line that reads as a row of this round (`forum_rows.parse_row` with the round's hand count)
+is a row; a line that starts like a row but does not read as one is a problem; anything else is skipped and
+listed.
+A row's number says whose hand it is; each known cell becomes that player's report on the match against that
+column's hand, through the same path as a player's own row (`results.report_cells`), so the usual rules apply
+(a report binds its two players, 6.3; reports that disagree make a dispute). The moderator who pasted it is
+recorded as `entered_by` in each report's audit entry, and the row's note is each report's comment.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from rounds.models import RoundState
+from rounds.models.audit import log_action
+from rounds.services.leagues import other_moderators
+from submissions import selectors as hand_selectors
+from submissions.models import HandStatus
+
+from ..forum_rows import OWN_COLUMN, UNKNOWN, RowFormatError, parse_row
+from .errors import ScoringConflict, ScoringInputError
+from .results import (
+    MAX_TEXT,
+    _require_moderator,
+    numbered_hands,
+    report_cells,
+    revealed_round_table,
+    row_cells,
+    scoring_round,
+)
+
+MAX_POSTS_TEXT = 100_000
+# BBCode that wraps or decorates posts: quotes, emphasis, colours, code. Removed before a line is read.
+_POST_TAG = re.compile(
+    r"\[/?(?:quote|b|i|u|s|color|size|font|code|spoiler)(?:=[^\]\n]{0,80})?\]", re.IGNORECASE
+)
+# A line that starts like a row: a hand number, then "|", a tab or comma, or only score-like tokens.
+_ROW_LIKE_START = re.compile(r"\s*\|?\s*[0-9]{1,3}\s*[.)]?\s*[|\t,]")
+_SCORE_LIKE_TOKEN = re.compile(r"[0-9]{1,3}[.)]?|[xX?_\-\u2013\u2014]")
+
+
+@dataclass
+class PostedRow:
+    """A row found in the text: whose it is and what it says."""
+
+    line: int
+    number: int
+    player: str
+    cells: tuple
+    note: str
+    reports: int = 0  # the cells that become (or became) reports
+
+    @property
+    def cells_text(self):
+        """The cells as a row shows them: `6 0 X ?`."""
+        return " ".join(UNKNOWN if cell is None else str(cell) for cell in self.cells)
+
+
+@dataclass
+class PostedRowsResult:
+    dry_run: bool
+    rows: list = field(default_factory=list)  # PostedRow, by hand number
+    skipped: list = field(default_factory=list)  # "Line 3: Posted by ..." — prose, not rows
+    problems: list = field(default_factory=list)  # rows that cannot be imported; nothing is saved while any
+    warnings: list = field(default_factory=list)  # e.g. a hand's row posted twice (the later one counts)
+    reports: list = field(default_factory=list)  # the MatchReports stored or confirmed (applied only)
+
+    @property
+    def report_count(self):
+        return sum(row.reports for row in self.rows)
+
+
+def import_posted_rows(*, actor, round_id, text, dry_run=False, now=None):
+    """Read players' posted rows out of `text` and, unless `dry_run`, make each known cell the row's player's
+    report, with the row's note as its comment. Moderators of the round's league only (ScoringForbidden); the
+    round must be revealed and not final (ScoringConflict). No row found, or any problem when applying:
+    ScoringInputError, and nothing is saved."""
+    now = now or timezone.now()
+    round_ = posted_rows_round(actor=actor, round_id=round_id, now=now)
+    text = str(text or "")
+    if len(text) > MAX_POSTS_TEXT:
+        raise ScoringInputError({"text": [f"Paste at most {MAX_POSTS_TEXT:,} characters at a time."]})
+    revealed_round_table(round_, now)  # builds the match table if nobody did yet
+    hands = numbered_hands(round_)
+    if not hands:
+        raise ScoringConflict(f"Round {round_.code} has no numbered hands, so no row can be imported.")
+    result = PostedRowsResult(dry_run=dry_run)
+    parsed_rows = _read_rows(result, text, hands)
+    _check_own_interest(result, actor, round_, hands, parsed_rows)
+    if not result.rows:
+        found = " ".join(result.problems)
+        raise ScoringInputError(
+            {"text": [f'No results row found: a row looks like "3 | 6 0 X 2 | 8 | 267". {found}'.strip()]}
+        )
+    if dry_run:
+        return result
+    if result.problems:
+        raise ScoringInputError({"text": ["Nothing imported: fix the problems first.", *result.problems]})
+    with transaction.atomic():
+        for posted in result.rows:
+            own = hands[posted.number]
+            outcome = report_cells(
+                own, hands, row_cells(parsed_rows[posted.number]), note=posted.note, entered_by=actor, now=now
+            )
+            result.reports.extend(outcome.reports)
+            result.warnings.extend(f"Row {posted.number}: {sentence}" for sentence in outcome.skipped)
+        log_action(
+            round_,
+            "round.posted_rows_imported",
+            actor=actor,
+            after={"rows": len(result.rows), "reports": len(result.reports)},
+        )
+    return result
+
+
+def posted_rows_round(*, actor, round_id, now=None):
+    """The round whose players' rows `actor` may import: ScoringNotFound (unknown or draft), ScoringForbidden
+    (not a moderator of its league: checked first, so nobody else learns anything more), ScoringConflict (not
+    revealed yet, or final)."""
+    round_ = scoring_round(round_id)
+    _require_moderator(actor, round_)
+    if round_.state == RoundState.FINAL:
+        raise ScoringConflict(
+            f"Round {round_.code} is final: its results can no longer change (reopen it to import rows)."
+        )
+    if not hand_selectors.is_revealed(round_, now or timezone.now()):
+        raise ScoringConflict(
+            f"Round {round_.code} is still open for hands: players' rows are imported after its deadline."
+        )
+    return round_
+
+
+def _read_rows(result, text, hands):
+    """Fill result.rows (the last row of each hand), .skipped, .problems and .warnings; return {number: the
+    parsed row}."""
+    columns = max(hands)
+    found = {}
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        line = _POST_TAG.sub("", line).strip()
+        if not line:
+            continue
+        if not _looks_like_row(line):
+            result.skipped.append(f"Line {line_number}: {_shortened(line)}")
+            continue
+        try:
+            row = parse_row(line, columns=columns)
+        except RowFormatError as error:
+            result.problems.append(f"Line {line_number}: {error}")
+            continue
+        posted = _posted_row(result, line_number, row, hands)
+        if posted is None:
+            continue
+        if row.number in found:
+            earlier = found[row.number][0].line
+            result.warnings.append(
+                f"Line {line_number}: row {row.number} again (first on line {earlier}); the later one counts."
+            )
+        found[row.number] = (posted, row)
+    result.rows = [posted for posted, _ in sorted(found.values(), key=lambda pair: pair[0].number)]
+    return {number: row for number, (_, row) in found.items()}
+
+
+def _check_own_interest(result, actor, round_, hands, parsed_rows):
+    """Another player's row reporting a match the moderator played is the moderator's own interest: a problem
+    while the league has another moderator, who is named (as for setting a result of one's own match)."""
+    own = next((number for number, hand in hands.items() if hand.player_id == actor.pk), None)
+    if own is None:
+        return
+    others = other_moderators(round_.league, actor)
+    if not others:
+        return  # the league's only moderator may (README: "never self-serving")
+    for posted in result.rows:
+        if posted.number != own and own in row_cells(parsed_rows[posted.number]):
+            result.problems.append(
+                f"Line {posted.line}: row {posted.number} reports your own match ({own:02d} v "
+                f"{posted.number:02d}): leave that cell blank and ask another moderator of this league "
+                f"({', '.join(others)}) to import it."
+            )
+
+
+def _posted_row(result, line_number, row, hands):
+    """The row's PostedRow, or None with the problem noted (no such hand, disqualified, a note too long)."""
+    hand = hands.get(row.number)
+    where = f"Line {line_number}: row {row.number}"
+    if hand is None:
+        result.problems.append(f"{where}: this round has no hand {row.number:02d}.")
+        return None
+    if hand.status == HandStatus.DISQUALIFIED:
+        result.problems.append(f"{where}: hand {row.number:02d} is disqualified, so its row is not imported.")
+        return None
+    if len(row.note) > MAX_TEXT:
+        result.problems.append(f"{where}: its note is longer than {MAX_TEXT} characters.")
+        return None
+    cells = row_cells(row)
+    if not cells:
+        result.warnings.append(f"{where} has no result in it: nothing to report.")
+    disqualified = {number for number, other in hands.items() if other.status == HandStatus.DISQUALIFIED}
+    return PostedRow(
+        line=line_number,
+        number=row.number,
+        player=hand.player.get_username(),
+        cells=row.cells,
+        note=row.note,
+        reports=len(set(cells) - disqualified),
+    )
+
+
+def _looks_like_row(line):
+    """Whether the line is meant as a row (so a reading error is a problem, not prose): a hand number followed
+    by a "|", tab or comma, or by nothing but score-like tokens (`3 6 0 X 2`)."""
+    if _ROW_LIKE_START.match(line):
+        return True
+    tokens = line.split("(")[0].split()
+    return (
+        len(tokens) > 1
+        and tokens[0].rstrip(".)").isdigit()
+        and all(_SCORE_LIKE_TOKEN.fullmatch(token) for token in tokens)
+        and any(token.upper() == OWN_COLUMN for token in tokens)
+    )
+
+
+def _shortened(line, limit=80):
+    return f"{line[:limit]}..." if len(line) > limit else line
