@@ -37,14 +37,14 @@ from .archive import (
     MAX_HAND_NAME,
     MAX_TITLE,
     CardPreview,
-    _accepted,
-    _pair_results,
-    _read_table,
-    _resolve_cards,
-    _set_results,
     derive_username,
+    is_exact,
+    pair_results,
+    resolve_cards,
+    set_results,
 )
 from .forum_post import parse_post
+from .forum_rows import RowFormatError, check_table, complete_table, parse_table, stated_total_mismatches
 from .services.errors import ScoringConflict, ScoringInputError
 from .services.finalization import finalize_round
 from .services.table import build_match_table
@@ -361,7 +361,7 @@ def preview_post(*, actor, league, post, table="", corrections=None, players=Non
     index = get_index()
 
     def is_card(name):
-        return _accepted(resolve_name(name, index=index))
+        return is_exact(resolve_name(name, index=index))
 
     parsed = parse_post(post or "", is_card=is_card, today=now.date())
     result.skipped = list(parsed.skipped)
@@ -512,7 +512,7 @@ def _extra_banned(result, names, index):
     resolved = []
     for typed in names:
         resolution = resolve_name(typed, index=index)
-        if _accepted(resolution):
+        if is_exact(resolution):
             resolved.append(resolution.card.name)
             continue
         resolved.append(typed)
@@ -551,7 +551,7 @@ def _entries(result, entries, index, chosen_players):
             posted_player=entry.player,
             player=player,
             hand_name=entry.hand_name,
-            cards=_resolve_cards(entry, index),
+            cards=resolve_cards(entry, index),
             comment=(entry.comment or "").strip(),
             line=entry.line,
         )
@@ -754,33 +754,35 @@ def _duplicates(result):
 
 
 def _table(result, table):
-    legacy = _LegacyTable()
-    rows = _read_table(legacy, table, result.entries)
+    """The results table: every match two cells contradict refuses it; stated totals that differ from the
+    cells are reported (the import keeps the cells and recomputes the totals, and says so)."""
     result.table_given = True
-    result.table_problems = list(legacy.table_problems)
-    result.warnings.extend(legacy.warnings)
-    for message in legacy.errors_list:
-        result.add("table", message, "table")
-    if rows is None:
+    try:
+        rows = parse_table(table)
+    except RowFormatError as error:
+        result.add("table", str(error), "table")
         return
-    by_number = {row.number: row for row in rows}
+    if result.entries and len(rows) != len(result.entries):
+        result.add(
+            "table",
+            f"The table has {len(rows)} rows but the post has {len(result.entries)} hands: they must match.",
+            "table",
+        )
+        return
+    inconsistent = check_table(rows)
+    for problem in inconsistent:
+        result.table_problems.append(problem.message)
+        result.add("table", problem.message, "table")
+    result.warnings.extend(mismatch.message for mismatch in stated_total_mismatches(rows))
+    if inconsistent:
+        return
+    completed = complete_table(rows)
     for entry in result.entries:
-        row = by_number.get(entry.number)
+        row = next((row for row in completed if row.number == entry.number), None)
         if row is not None:
             entry.points, entry.league_points = row.stated_points, row.stated_league_points
-    result.pair_results = _pair_results(rows)
+    result.pair_results = pair_results(completed)
     result.known_matches = len(result.pair_results)
-
-
-class _LegacyTable:
-    """What `archive._read_table` writes to: its warnings and errors."""
-
-    def __init__(self):
-        self.table_given = True
-        self.table_problems, self.warnings, self.errors_list = [], [], []
-
-    def add_error(self, _field_name, message):
-        self.errors_list.append(message)
 
 
 # The import -------------------------------------------------------------------------------------------------
@@ -809,7 +811,7 @@ def import_post(*, actor, league, post, table="", corrections=None, players=None
             hands = _create_hands(actor, round_, result)
             build_match_table(round_.pk, now=now)
             if result.table_given:
-                _set_results(actor, round_, hands, result.pair_results, now)
+                set_results(actor, round_, hands, result.pair_results, now)
             _log_import(actor, round_, result)
             if result.table_given:
                 finalize_round(actor=actor, round_id=round_.pk, force=True, now=now)

@@ -9,7 +9,8 @@ from django.urls import reverse
 from rounds.catalog import resolve
 from rounds.models import Round, RoundState
 from rounds.models.audit import audit_trail
-from scoring.archive import ArchiveFormatError, derive_username, parse_hands_post
+from scoring.archive import derive_username
+from scoring.forum_post import parse_post
 from scoring.models import HandTally, Match, MatchStatus
 from scoring.post_import import PostImportRefused, import_post, preview_post
 from submissions import commitments
@@ -97,7 +98,7 @@ def saved_counts():
 
 
 def test_forum_style_entries_with_slashed_card_lists():
-    entries = parse_hands_post(FORUM_POST, is_card=is_card)
+    entries = parse_post(FORUM_POST, is_card=is_card).entries
     assert [(e.number, e.player, e.hand_name, e.line) for e in entries] == [
         (1, "WhammeWhamme", "The Might of Kjeld", 3),
         (2, "nerdyjoe", "Scepter Tricks", 7),
@@ -116,7 +117,7 @@ def test_forum_style_entries_with_slashed_card_lists():
 
 
 def test_parenthesis_style_with_one_card_per_line_and_counts():
-    entries = parse_hands_post(PAREN_POST, is_card=is_card)
+    entries = parse_post(PAREN_POST, is_card=is_card).entries
     assert [(e.number, e.player, e.hand_name) for e in entries] == [
         (1, "Subtle_Relevance", ""),
         (2, "Mogg", ""),
@@ -127,7 +128,7 @@ def test_parenthesis_style_with_one_card_per_line_and_counts():
 
 
 def test_glued_number_style_with_bbcode_card_tags():
-    entries = parse_hands_post(GLUED_POST, is_card=is_card)
+    entries = parse_post(GLUED_POST, is_card=is_card).entries
     assert [(e.number, e.player, e.hand_name) for e in entries] == [
         (1, "WhammeWhamme", "The Might of Kjeld"),
         (2, "nerdyjoe", "Scepter Tricks"),
@@ -137,19 +138,16 @@ def test_glued_number_style_with_bbcode_card_tags():
 
 def test_a_counted_card_line_is_not_taken_for_the_next_entry():
     post = "1) Mogg\nFrost Titan\n2 Black Lotus\n3 Nevermore\n2) nerdyjoe\n5 Mox Pearl\n"
-    entries = parse_hands_post(post, is_card=is_card)
+    entries = parse_post(post, is_card=is_card).entries
     assert [(e.number, e.player, len(e.cards)) for e in entries] == [(1, "Mogg", 6), (2, "nerdyjoe", 5)]
 
 
 def test_unreadable_posts_name_their_lines():
     post = "01 Mogg\nBlack Lotus\n01 nerdyjoe\nMox Pearl\n03 Feyd_Ruin\n"
-    with pytest.raises(ArchiveFormatError) as caught:
-        parse_hands_post(post)
-    problems = caught.value.problems
+    problems = parse_post(post).problems
     assert "Line 3: entry 01 appears twice (also line 1)." in problems
     assert "Line 5: entry 03 (Feyd_Ruin) has no cards after it." in problems
-    with pytest.raises(ArchiveFormatError, match="No entries found"):
-        parse_hands_post("Hands posted - nothing yet")
+    assert parse_post("Hands posted - nothing yet").entries == []
 
 
 def test_usernames_derived_from_forum_names():
