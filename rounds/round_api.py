@@ -112,6 +112,11 @@ class RoundInputSerializer(serializers.Serializer):
     format_rule = serializers.CharField(default="", allow_blank=True)
     bonus_rule = serializers.CharField(default="", allow_blank=True)
     commentary = serializers.CharField(default="", allow_blank=True)
+    counts_in_standings = serializers.BooleanField(
+        required=False,
+        help_text="Only for a round imported from the forum: false makes it archive-only (listed, not "
+        "counted in the standings).",
+    )
     deadline = serializers.DateTimeField()
 
     def rule_values(self):
