@@ -378,6 +378,19 @@ def _take_snapshot(round_, now):
     round_.legal_as_of = now
 
 
+def _snapshot_land_rule_list(round_):
+    """An imported round whose land rule was set right afterwards: its snapshot gains (or loses) the Land Rule
+    Banned List, as the standing list is now (the forum's list of the time is not known)."""
+    from ..models import BannedList
+
+    entries = [entry for entry in round_.banned_snapshot if entry["list"] != BannedList.LAND_RULE]
+    if round_.land_rule != "none":
+        phm = [entry for entry in entries if entry["list"] == BannedList.PHM]
+        rest = [entry for entry in entries if entry["list"] != BannedList.PHM]
+        entries = phm + standing_banned_entries().get(BannedList.LAND_RULE, []) + rest
+    round_.banned_snapshot = entries
+
+
 def _lock(round_id):
     try:
         return Round.objects.select_for_update().select_related("league").get(pk=round_id)
@@ -485,6 +498,8 @@ def update_round(*, actor, round_id, now, changes):
         round_.banned_snapshot = kept + [
             {"name": n, "list": "round", "category": ""} for n in round_.extra_banned
         ]
+    if imported and round_.banned_snapshot and round_.land_rule != before["land_rule"]:
+        _snapshot_land_rule_list(round_)
     round_.save()
     after = _round_values(round_)
     if after != before:

@@ -85,13 +85,15 @@ def test_api_patch_of_an_imported_round(api_client, moderator, imported, played_
         f"/api/rounds/{imported.pk}/", {"land_rule": "LR", "counts_in_standings": False}, format="json"
     )
     assert response.status_code == 200, response.content
-    assert (response.json()["land_rule"], response.json()["counts_in_standings"]) == ("LR", False)
+    body = response.json()
+    assert (body["land_rule"], body["counts_in_standings"], body["imported"]) == ("LR", False, True)
     response = api_client.patch(f"/api/rounds/{imported.pk}/", {"hand_size": 3}, format="json")
     assert response.status_code == 409 and "hand_size" in response.json()["detail"]
     response = api_client.patch(
         f"/api/rounds/{played_here.pk}/", {"counts_in_standings": False}, format="json"
     )
     assert response.status_code == 409 and "imported" in response.json()["detail"]
+    assert api_client.get(f"/api/rounds/{played_here.pk}/").json()["imported"] is False
     response = api_client.patch(
         f"/api/rounds/{imported.pk}/", {"counts_in_standings": "maybe"}, format="json"
     )
@@ -131,3 +133,20 @@ def test_edit_page_of_an_imported_round(client, moderator, imported, played_here
     # A round played here, once submissions ended, still cannot be edited (nor offers the archive flag).
     response = client.get(f"/moderate/rounds/{played_here.pk}/edit/")
     assert response.status_code == 302
+
+
+def test_land_rule_set_right_brings_the_land_rule_list(imported, moderator):
+    from rounds.services.leagues import effective_banned_entries, standing_banned_entries
+
+    standing = standing_banned_entries()
+    assert standing.get("land-rule"), "the initial data has a Land Rule Banned List"
+    imported.banned_snapshot = list(standing["phm"])  # as taken for a round played without a land rule
+    imported.save(update_fields=["banned_snapshot"])
+    assert not any(entry["list"] == "land-rule" for entry in effective_banned_entries(imported))
+    update_round(actor=moderator, round_id=imported.pk, now=timezone.now(), changes={"land_rule": "LR"})
+    imported.refresh_from_db()
+    lists = [entry["list"] for entry in effective_banned_entries(imported)]
+    assert lists.count("land-rule") == len(standing["land-rule"]) and lists[0] == "phm"
+    update_round(actor=moderator, round_id=imported.pk, now=timezone.now(), changes={"land_rule": "none"})
+    imported.refresh_from_db()
+    assert "land-rule" not in {entry["list"] for entry in effective_banned_entries(imported)}
