@@ -149,13 +149,23 @@ class RoundForm(forms.Form):
     commentary = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="Markdown."
     )
+    counts_in_standings = forms.BooleanField(
+        required=False,
+        label="Counts in the league's standings",
+        help_text="Untick for an archive-only round: shown on the players' and cards' pages, left out of "
+        "the standings.",
+    )
 
-    def __init__(self, *args, leagues=(), locked_fields=(), **kwargs):
+    def __init__(self, *args, leagues=(), locked_fields=(), imported=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["league"].queryset = League.objects.filter(pk__in=[league.pk for league in leagues])
+        if not imported:  # only a round imported from the forum may be archive-only
+            del self.fields["counts_in_standings"]
         for name in locked_fields:
             self.fields[name].disabled = True
-            self.fields[name].help_text = "Fixed once the round is open."
+            self.fields[name].help_text = (
+                "As imported from the forum." if imported else "Fixed once the round is open."
+            )
 
     def clean(self):
         cleaned = super().clean()
@@ -219,6 +229,7 @@ class RoundForm(forms.Form):
             "format_rule": round_.format_rule,
             "bonus_rule": round_.bonus_rule,
             "commentary": round_.commentary,
+            "counts_in_standings": round_.counts_in_standings,
         }
 
 

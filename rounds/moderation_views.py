@@ -143,11 +143,14 @@ def round_create(request):
 def round_edit(request, round_id):
     round_ = _managed_round(request, round_id)
     now = timezone.now()
-    if not (round_.state == RoundState.DRAFT or round_.accepts_hands_at(now)):
+    imported = bool(round_.imported_fingerprint)
+    if not (imported or round_.state == RoundState.DRAFT or round_.accepts_hands_at(now)):
         messages.error(request, "Submissions for this round have ended: its rules can no longer change.")
         return redirect("rounds:moderate-round", round_.pk)
     locked = ["league"]
-    if round_.state == RoundState.OPEN:
+    if imported:
+        locked = sorted(set(RoundForm.base_fields) - league_services.EDITABLE_WHEN_IMPORTED)
+    elif round_.state == RoundState.OPEN:
         locked += sorted(
             {
                 "hand_size",
@@ -167,6 +170,7 @@ def round_edit(request, round_id):
         request.POST or None,
         leagues=[round_.league],
         locked_fields=locked,
+        imported=imported,
         initial=RoundForm.initial_for(round_),
     )
     if request.method == "POST" and form.is_valid():
@@ -187,7 +191,9 @@ def round_edit(request, round_id):
     elif form.is_bound:  # an empty POST leaves the form unbound: nothing to check
         _add_rule_problems(form, locked)
     return render(
-        request, "rounds/moderate/round_form.html", {"form": form, "round": round_, "creating": False}
+        request,
+        "rounds/moderate/round_form.html",
+        {"form": form, "round": round_, "creating": False, "imported": imported},
     )
 
 

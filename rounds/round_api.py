@@ -53,6 +53,9 @@ class RoundSerializer(serializers.ModelSerializer):
     banned = serializers.SerializerMethodField()
     entries = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
+    imported = serializers.SerializerMethodField(
+        help_text="Whether the round was imported from a forum post (its described rules stay editable)."
+    )
 
     class Meta:
         model = Round
@@ -66,6 +69,7 @@ class RoundSerializer(serializers.ModelSerializer):
             "banned",
             "entries",
             "catalog_as_of",
+            "imported",
             "url",
         ]
 
@@ -82,6 +86,9 @@ class RoundSerializer(serializers.ModelSerializer):
     def get_entries(self, round_) -> int:
         count = getattr(round_, "entry_count", None)
         return round_.hands.count() if count is None else count
+
+    def get_imported(self, round_) -> bool:
+        return bool(round_.imported_fingerprint)
 
     def get_url(self, round_) -> str:
         return self.context["request"].build_absolute_uri(round_.get_absolute_url())
@@ -112,6 +119,11 @@ class RoundInputSerializer(serializers.Serializer):
     format_rule = serializers.CharField(default="", allow_blank=True)
     bonus_rule = serializers.CharField(default="", allow_blank=True)
     commentary = serializers.CharField(default="", allow_blank=True)
+    counts_in_standings = serializers.BooleanField(
+        required=False,
+        help_text="Only for a round imported from the forum: false makes it archive-only (listed, not "
+        "counted in the standings).",
+    )
     deadline = serializers.DateTimeField()
 
     def rule_values(self):

@@ -62,6 +62,10 @@ class PlayerEntry:
         return is_tiebreak(self.round)
 
     @property
+    def archive_only(self):
+        return not self.round.counts_in_standings
+
+    @property
     def hands_in_table(self):
         return None if self.opponents is None else self.opponents + 1
 
@@ -221,6 +225,12 @@ def is_tiebreak(round_):
     return bool(getattr(round_, "tiebreak", False))
 
 
+def counts_in_league_totals(round_):
+    """Whether the round adds to the league's totals, as in the standings: not a tie-break round (5.3a), not
+    an archive-only round (imported from the forum, listed only)."""
+    return not is_tiebreak(round_) and round_.counts_in_standings
+
+
 def _league_totals(entries, awards):
     totals = {}
 
@@ -235,13 +245,13 @@ def _league_totals(entries, awards):
         return league_total
 
     for entry in entries:
-        if is_tiebreak(entry.round):
+        if not counts_in_league_totals(entry.round):
             continue
         league_total = total_for(entry.round)
         league_total.rounds += 1
         league_total.league_points += entry.league_points or 0
     for award in awards:
-        if is_tiebreak(award.round):
+        if not counts_in_league_totals(award.round):
             continue
         league_total = total_for(award.round)
         league_total.bonus_points += award.points

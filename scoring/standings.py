@@ -1,7 +1,9 @@
 """League standings (rules 5.1-5.3a, 6.2, 7.7): League points per round and in total, bonus points apart,
 shared ranks, provisional rounds marked, ties for first, tie-break rounds and declared winners.
 
-Only rounds past their deadline count: a round still open says nothing about who entered it. Every figure
+Only rounds past their deadline count: a round still open says nothing about who entered it. An archive-only
+round (`Round.counts_in_standings` off: imported from the forum) never counts; the league page lists it apart
+(`LeagueStandings.archive_rounds`). Every figure
 comes from a constant number of queries whatever the number of rounds and players.
 """
 
@@ -54,6 +56,7 @@ class LeagueStandings:
     winners: list  # declared by a moderator (empty when the league's stored winners were computed)
     computed_winners: list = field(default_factory=list)  # rows: who won by the standings (5.3, 5.3a)
     still_tied: list = field(default_factory=list)  # rows still sharing the lead after the tie-breaks
+    archive_rounds: list = field(default_factory=list)  # past archive-only rounds: listed, never counted
 
     @property
     def provisional(self):
@@ -106,19 +109,34 @@ class LeagueStandings:
         ]
 
 
-def counted_rounds(league, now=None):
-    """The league's rounds past their deadline, tie-breaks apart: (regular, tie-break), by number (one
+def _past_rounds(league_ids, now):
+    """The leagues' rounds past their deadline, archive-only ones included, by league and number (one
     query)."""
-    now = now or timezone.now()
-    past = list(
-        Round.objects.filter(league=league)
+    return list(
+        Round.objects.filter(league_id__in=league_ids)
         .filter(
             Q(state__in=[RoundState.REVEALED, RoundState.FINAL]) | Q(state=RoundState.OPEN, deadline__lte=now)
         )
         .select_related("league")
-        .order_by("number")
+        .order_by("league_id", "number")
     )
-    return [r for r in past if not r.tiebreak], [r for r in past if r.tiebreak]
+
+
+def _split(rounds):
+    """(regular, tie-break, archive-only) of past rounds: only the first two count in the standings."""
+    counted = [r for r in rounds if r.counts_in_standings]
+    return (
+        [r for r in counted if not r.tiebreak],
+        [r for r in counted if r.tiebreak],
+        [r for r in rounds if not r.counts_in_standings],
+    )
+
+
+def counted_rounds(league, now=None):
+    """The league's rounds past their deadline that count in its standings, tie-breaks apart: (regular,
+    tie-break), by number (one query). Archive-only rounds are left out."""
+    regular, tiebreaks, _ = _split(_past_rounds([league.pk], now or timezone.now()))
+    return regular, tiebreaks
 
 
 def round_league_points(rounds):
@@ -144,14 +162,16 @@ def round_league_points(rounds):
 
 
 def league_standings(league, now=None):
-    rounds, tiebreaks = counted_rounds(league, now)
+    rounds, tiebreaks, archive = _split(_past_rounds([league.pk], now or timezone.now()))
     points = round_league_points(rounds + tiebreaks)
     awards = (
         BonusAward.objects.counted()
         .filter(round_id__in=[round_.pk for round_ in rounds])
         .select_related("player__profile", "round__league")
     )
-    return _standings(league, rounds, tiebreaks, points, awards, list(league.winners.all()))
+    standings = _standings(league, rounds, tiebreaks, points, awards, list(league.winners.all()))
+    standings.archive_rounds = archive
+    return standings
 
 
 def standings_of_leagues(leagues, now=None):
@@ -161,14 +181,9 @@ def standings_of_leagues(leagues, now=None):
     if not leagues:
         return {}
     now = now or timezone.now()
-    past = list(
-        Round.objects.filter(league_id__in=[league.pk for league in leagues])
-        .filter(
-            Q(state__in=[RoundState.REVEALED, RoundState.FINAL]) | Q(state=RoundState.OPEN, deadline__lte=now)
-        )
-        .select_related("league")
-        .order_by("league_id", "number")
-    )
+    past = _past_rounds([league.pk for league in leagues], now)
+    archive = [round_ for round_ in past if not round_.counts_in_standings]
+    past = [round_ for round_ in past if round_.counts_in_standings]
     points = round_league_points(past)
     counted_ids = [round_.pk for round_ in past if not round_.tiebreak]
     awards = defaultdict(list)
@@ -191,6 +206,7 @@ def standings_of_leagues(leagues, now=None):
         result[league.pk] = _standings(
             league, rounds, tiebreaks, points, awards[league.pk], winners[league.pk]
         )
+        result[league.pk].archive_rounds = [round_ for round_ in archive if round_.league_id == league.pk]
     return result
 
 

@@ -94,6 +94,15 @@ class RevealedHandSerializer(serializers.Serializer):
         help_text='{"removed": [names], "replaced": [{"card", "by"}], "added": [names]}, or null.'
     )
 
+    def to_representation(self, hand):
+        data = super().to_representation(hand)
+        # The moderator's comment and the forum's accepted problems exist only after the reveal: a reviewing
+        # moderator before the deadline gets neither key.
+        if self.context["revealed"]:
+            data["comment"] = hand.comment
+            data["accepted_problems"] = list(hand.accepted_problems or [])
+        return data
+
     def get_replaced(self, hand) -> str | None:
         version = hand.current_version
         return (version.changes_note or None) if version is not None else None

@@ -47,5 +47,9 @@ def hands_posted(round_, hands):
             lines.append(f"[i]{bbcode_text(note or 'Replaced by a similar hand (rule 4.2a).')}[/i]")
         if hand.notice:
             lines.append(f"[i]{bbcode_text(hand.notice)}[/i]")
+        lines += [f"[i]{bbcode_text(problem)} (accepted as played)[/i]" for problem in hand.accepted_problems]
+        if hand.comment:
+            # As the forum had it: the moderator's comment on the line under the entry's cards.
+            lines.append(bbcode_text(hand.comment))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"

@@ -39,6 +39,7 @@ AUDITED_ROUND_FIELDS = [
     "format_rule",
     "bonus_rule",
     "commentary",
+    "counts_in_standings",
     "deadline",
     "state",
 ]
@@ -51,6 +52,25 @@ EDITABLE_WHILE_OPEN = {
     "bonus_rule",
     "commentary",
     "backbuild_hands",
+}
+# An imported round's rules were only described by the forum post: a moderator may set them right afterwards,
+# whatever the round's state, and choose whether it counts in the standings. What the hands were checked
+# against or entered with (size, card rules, decisions, deadline) stays as imported.
+EDITABLE_WHEN_IMPORTED = {
+    "title",
+    "land_rule",
+    "life_rule",
+    "backbuild",
+    "backbuild_hands",
+    "sanctioned_format",
+    "allowed_sets",
+    "extra_banned",
+    "unbanned",
+    "variant_order",
+    "format_rule",
+    "bonus_rule",
+    "commentary",
+    "counts_in_standings",
 }
 MINIMUM_LEAD_TIME = timedelta(minutes=5)
 # Bounds on what a moderator may store (forms and API alike): a deadline is at most a year ahead, a round's
@@ -358,6 +378,19 @@ def _take_snapshot(round_, now):
     round_.legal_as_of = now
 
 
+def _snapshot_land_rule_list(round_):
+    """An imported round whose land rule was set right afterwards: its snapshot gains (or loses) the Land Rule
+    Banned List, as the standing list is now (the forum's list of the time is not known)."""
+    from ..models import BannedList
+
+    entries = [entry for entry in round_.banned_snapshot if entry["list"] != BannedList.LAND_RULE]
+    if round_.land_rule != "none":
+        phm = [entry for entry in entries if entry["list"] == BannedList.PHM]
+        rest = [entry for entry in entries if entry["list"] != BannedList.PHM]
+        entries = phm + standing_banned_entries().get(BannedList.LAND_RULE, []) + rest
+    round_.banned_snapshot = entries
+
+
 def _lock(round_id):
     try:
         return Round.objects.select_for_update().select_related("league").get(pk=round_id)
@@ -398,6 +431,11 @@ def round_rule_problems(values):
 @transaction.atomic
 def create_round(*, actor, league, now, open_now=False, **rules):
     """A new round of `league`, numbered after the league's last one; opened at once when `open_now`."""
+    if rules.get("counts_in_standings") is False:
+        raise RoundConflict(
+            "Only a round imported from the forum can be archive-only: a round played here counts in the "
+            "standings."
+        )
     errors = {}
     rules.setdefault("title", "")
     rules.setdefault("hand_size", 5)
@@ -415,13 +453,29 @@ def create_round(*, actor, league, now, open_now=False, **rules):
 
 @transaction.atomic
 def update_round(*, actor, round_id, now, changes):
-    """Edit a draft freely; an open round only its texts, deadline and extra bans (API.md PATCH)."""
+    """Edit a draft freely; an open round only its texts, deadline and extra bans (API.md PATCH); an imported
+    round, whatever its state, only the rules its forum post described and whether it counts in the standings
+    (`EDITABLE_WHEN_IMPORTED`)."""
     round_ = _lock(round_id)
-    if round_.state in (RoundState.REVEALED, RoundState.FINAL) or (
+    imported = bool(round_.imported_fingerprint)
+    if imported:
+        frozen = sorted(set(changes) - EDITABLE_WHEN_IMPORTED)
+        if frozen:
+            raise RoundConflict(
+                f"This round was imported from the forum: {', '.join(frozen)} stay as imported. Only the "
+                "rules its post described (title, variants, format, banned and lifted cards, texts) and "
+                "whether it counts in the standings can change."
+            )
+    elif "counts_in_standings" in changes and changes["counts_in_standings"] != round_.counts_in_standings:
+        raise RoundConflict(
+            "Only a round imported from the forum can be archive-only: a round played here counts in the "
+            "standings."
+        )
+    elif round_.state in (RoundState.REVEALED, RoundState.FINAL) or (
         round_.state == RoundState.OPEN and round_.deadline <= now
     ):
         raise RoundConflict("Submissions for this round have ended: its rules can no longer change.")
-    if round_.state == RoundState.OPEN:
+    elif round_.state == RoundState.OPEN:
         frozen = sorted(set(changes) - EDITABLE_WHILE_OPEN)
         if frozen:
             raise RoundConflict(
@@ -439,15 +493,18 @@ def update_round(*, actor, round_id, now, changes):
     before = _round_values(round_)
     for name, value in changes.items():
         setattr(round_, name, value)
-    if round_.state == RoundState.OPEN and "extra_banned" in changes:
+    if round_.state != RoundState.DRAFT and "extra_banned" in changes:
         kept = [entry for entry in round_.banned_snapshot if entry["list"] != "round"]
         round_.banned_snapshot = kept + [
             {"name": n, "list": "round", "category": ""} for n in round_.extra_banned
         ]
+    if imported and round_.banned_snapshot and round_.land_rule != before["land_rule"]:
+        _snapshot_land_rule_list(round_)
     round_.save()
     after = _round_values(round_)
     if after != before:
-        log_action(round_, "round.changed", actor=actor, before=before, after=after)
+        note = "Rules of an imported round set right after the import." if imported else ""
+        log_action(round_, "round.changed", actor=actor, before=before, after=after, note=note)
     if round_.state == RoundState.OPEN and after["deadline"] != before["deadline"]:
         _announce_deadline(round_)
     return round_
