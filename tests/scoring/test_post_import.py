@@ -7,11 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from accounts.services import register_player
 from rounds.catalog import resolve
 from rounds.models import Round, RoundState
 from rounds.models.audit import audit_trail
-from rounds.services.leagues import create_league
 from scoring.post_import import ArchiveDuplicate, PostImportRefused, import_post, preview_post
 from submissions.models import Hand
 
@@ -57,19 +55,6 @@ TABLE = """X | 1 2 3 | PT | Points
 def catalog_index(db, monkeypatch):
     monkeypatch.setattr(resolve, "REVALIDATE_SECONDS", 10**9)
     return resolve.get_index()
-
-
-@pytest.fixture
-def league31(moderator):
-    league = create_league(actor=moderator, name="League 31", moderators=[moderator])
-    league.number = 31
-    league.save(update_fields=["number"])
-    return league
-
-
-@pytest.fixture
-def superbajt(db):
-    return register_player(username="Superbajt", password=None, forum_username="Superbajt")
 
 
 def preview(moderator, league, post=GOBLIN_POST, **options):
