@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from accounts.models import Profile
-from rounds.catalog.resolve import Status, resolve_name
+from rounds.catalog.resolve import Status, known_card, resolve_name
 from rounds.models import Round
 from submissions.models import Hand
 
@@ -37,17 +37,38 @@ def is_exact(resolution):
     return resolution.resolved and resolution.status in (Status.EXACT, Status.NORMALIZED)
 
 
-def resolve_cards(entry, index):
+class SuggestionBudget:
+    """How many unknown names still get fuzzy suggestions (each costs milliseconds): a post of thousands of
+    unknown names is not a hands post, and must not keep a worker busy for minutes."""
+
+    def __init__(self, count=200):
+        self.left = count
+
+    def take(self):
+        self.left -= 1
+        return self.left >= 0
+
+
+def resolve_cards(entry, index, budget=None):
+    """A CardPreview per typed card of `entry`: the catalog's name when exact or normalised, else the status
+    and (while the budget lasts) suggestions."""
+    budget = budget or SuggestionBudget()
     previews = []
     for typed, line in zip(entry.cards, entry.card_lines or [entry.line] * len(entry.cards), strict=True):
+        card = known_card(typed, index=index)
+        if card is not None:
+            previews.append(CardPreview(typed=typed, line=line, status=Status.EXACT, name=card.name))
+            continue
+        if not budget.take():
+            previews.append(CardPreview(typed=typed, line=line, status=Status.UNKNOWN))
+            continue
         resolution = resolve_name(typed, index=index)
-        accepted = resolution.resolved and resolution.status in (Status.EXACT, Status.NORMALIZED)
         previews.append(
             CardPreview(
                 typed=typed,
                 line=line,
                 status=resolution.status,
-                name=resolution.card.name if accepted else None,
+                name=resolution.card.name if is_exact(resolution) else None,
                 suggestions=resolution.suggestion_names,
             )
         )

@@ -5,14 +5,14 @@ applied as moderator replacements with the post as their reason (`submissions.co
 from dataclasses import dataclass, field
 
 from django.utils import timezone
-from submissions.corrections import NOT_IMPORTED_MESSAGE, CorrectedEntry, apply_correction
 
-from rounds.catalog.resolve import get_index, resolve_name
+from rounds.catalog.resolve import get_index, known_card
 from rounds.services.leagues import can_manage_league
+from submissions.corrections import NOT_IMPORTED_MESSAGE, CorrectedEntry, apply_correction
 from submissions.models import Hand
 from submissions.services import HandConflict, HandInputError, HandNotFound, ReviewNotAllowed
 
-from .archive import is_exact, resolve_cards
+from .archive import resolve_cards
 from .forum_post import parse_post
 from .post_import import Problem
 from .services.errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
@@ -96,7 +96,7 @@ def preview_correction(*, actor, round_, post):
         raise ScoringConflict(NOT_IMPORTED_MESSAGE)
     index = get_index()
     parsed = parse_post(
-        post or "", is_card=lambda name: is_exact(resolve_name(name, index=index)), partial=True
+        post or "", is_card=lambda name: known_card(name, index=index) is not None, partial=True
     )
     result = CorrectionPreview(round=round_, skipped=list(parsed.skipped))
     hands = {

@@ -22,7 +22,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from accounts.matching import match_names
 from accounts.services import register_player
 from phm.text import clean_name
-from rounds.catalog.resolve import get_index, resolve_name
+from rounds.catalog.resolve import get_index, known_card, resolve_name
 from rounds.legality import HandRules, check_hand
 from rounds.models import LandRule, League, Round, RoundState
 from rounds.models.audit import log_action
@@ -37,13 +37,14 @@ from .archive import (
     MAX_HAND_NAME,
     MAX_TITLE,
     CardPreview,
+    SuggestionBudget,
     derive_username,
-    is_exact,
     pair_results,
     resolve_cards,
     set_results,
 )
 from .forum_post import parse_post
+from .forum_post.problems import MAX_ENTRIES
 from .forum_rows import RowFormatError, check_table, complete_table, parse_table, stated_total_mismatches
 from .services.errors import ScoringConflict, ScoringInputError
 from .services.finalization import finalize_round
@@ -361,9 +362,11 @@ def preview_post(*, actor, league, post, table="", corrections=None, players=Non
     index = get_index()
 
     def is_card(name):
-        return is_exact(resolve_name(name, index=index))
+        return known_card(name, index=index) is not None
 
     parsed = parse_post(post or "", is_card=is_card, today=now.date())
+    if len(parsed.entries) > MAX_ENTRIES:  # reported by the parser; the rest is not worth checking
+        parsed.entries = parsed.entries[:MAX_ENTRIES]
     result.skipped = list(parsed.skipped)
     result.posted_digest = posted_digest(parsed.round)
     if corrections_for is not None and corrections_for != result.posted_digest and corrections:
@@ -509,19 +512,20 @@ def _hand_size(result, value):
 
 
 def _extra_banned(result, names, index):
-    resolved = []
+    resolved, budget = [], SuggestionBudget(50)
     for typed in names:
-        resolution = resolve_name(typed, index=index)
-        if is_exact(resolution):
-            resolved.append(resolution.card.name)
+        card = known_card(typed, index=index)
+        if card is not None:
+            resolved.append(card.name)
             continue
         resolved.append(typed)
+        suggestions = resolve_name(typed, index=index).suggestion_names if budget.take() else []
         result.add(
             "unknown_banned_card",
             f"\u201c{typed}\u201d in the additional banned list is not a card name we know.",
             "round.extra_banned",
             typed=typed,
-            suggestions=tuple(resolution.suggestion_names),
+            suggestions=tuple(suggestions),
         )
     result.fields.extra_banned = list(dict.fromkeys(resolved))
 
@@ -543,7 +547,7 @@ def _entries(result, entries, index, chosen_players):
     matches = match_names(names)
     chosen = {str(name).casefold(): value for name, value in chosen_players.items()}
     chosen_users = _chosen_users(result, chosen)
-    planned = set()
+    planned, budget = set(), SuggestionBudget()
     for entry in entries:
         player = _player_choice(result, entry.player, matches, chosen, chosen_users, planned)
         preview = EntryImport(
@@ -551,7 +555,7 @@ def _entries(result, entries, index, chosen_players):
             posted_player=entry.player,
             player=player,
             hand_name=entry.hand_name,
-            cards=resolve_cards(entry, index),
+            cards=resolve_cards(entry, index, budget),
             comment=(entry.comment or "").strip(),
             line=entry.line,
         )

@@ -265,6 +265,20 @@ def invalidate_index():
     cache.delete(REVISION_CACHE_KEY)
 
 
+def known_card(text, *, index=None):
+    """The card a name spells exactly or after normalisation, else None: `resolve_name` without the fuzzy
+    suggestions, for deciding whether a line of text is a card list (cheap enough to ask of every line)."""
+    if index is None:
+        index = get_index()
+    if not isinstance(text, str):
+        return None
+    position = index.exact.get(text.strip().casefold())
+    if position is None:
+        key = normalize_name(text)
+        position = index.normalized.get(key) if key else None
+    return index.cards[position] if position is not None else None
+
+
 def resolve_name(text, *, index=None):
     """Resolve one typed name: exact, then normalised, then fuzzy suggestions. Never raises on odd input."""
     if index is None:

@@ -87,8 +87,8 @@ class _Walk:
             return followed_by_cards and not self._fills_hand(index, current)
         if followed_by_cards:
             return True
-        # The next number in the post's own shape is an entry even without cards (reported, not dropped); so is
-        # a zero-padded number (`03`), which no card count looks like.
+        # The next number in the post's own shape is an entry even without cards (reported, not dropped);
+        # so is a zero-padded number (`03`), which no card count looks like.
         next_number = shape.number == current.number + 1 or shape.style == "padded"
         return next_number and not classify.is_prose(self.lines[index].text)
 

@@ -6,6 +6,8 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rounds.catalog import resolve
 from rounds.models import Round, RoundState
@@ -233,3 +235,34 @@ def test_the_api_is_for_the_leagues_moderators(client, make_user, league31):
         401,
         403,
     )
+
+
+PIECES = st.sampled_from(
+    [
+        '01 Ann :: "Hand"', "1Bob : Name", "1) Cy", "Black Lotus / Sol Ring", "Mox Pearl", "3 Black Lotus",
+        "Blak Lotus / Sole Ring", "Deck Size: 4", "Land Rule: Extra", "Deadline: 12/03/2023", "Deadline: soon",
+        "Additional Banned list: Blak Lotus", "X | 1 2 3 | PT | Points", "1 | X 0 0", "League 31:03", "99:99",
+        "Contents", "1. Overview", "[quote]", "[b]", "0-6 leylined again", "Fast, but folds.", "", "\r", "Suberbajt",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(PIECES | st.text(max_size=30), max_size=25))
+def test_no_pasted_text_makes_the_preview_fail(moderator, league31, superbajt, pieces):
+    result = preview(moderator, league31, post="\n".join(pieces))
+    assert isinstance(result.as_dict()["ready"], bool)
+    assert result.ready == (not result.all_problems)
+
+
+def test_a_megabyte_of_entries_is_checked_within_bounds(moderator, league31):
+    entry = '{n:02d} Player{n} :: "Hand {n}"\nBlak Lotuss / Sole Rong / Goblin Lakey / Xyzzy {n}\nNice.\n\n'
+    post = "".join(entry.format(n=n) for n in range(1, 16_000))
+    assert len(post) > 1_000_000
+    result = preview(moderator, league31, post=post)
+    # Entry numbers stop at 999 (a round's most): what follows is no new entry, and is refused with the last.
+    assert len(result.entries) == 999 and not result.ready
+    unknown = result.unknown_cards
+    assert len(unknown) >= 998 * 4
+    # Suggestions (fuzzy matching, milliseconds each) only for the first names: a worker is not held for minutes.
+    assert sum(1 for problem in unknown if problem.suggestions) <= 200
