@@ -103,17 +103,22 @@ def pair_results(rows):
     return results
 
 
-def set_results(actor, round_, hands, pairs, now):
+def set_results(actor, round_, hands, pairs, now, notes=None):
     """The moderator's decision on every match the table knows, in one bulk update (the audit entry of the
-    import records how many); finalization then derives each match's status and points from it."""
+    import records how many); finalization then derives each match's status and points from it. `notes`
+    ({row number: the note written in that row}) are kept on the row's matches."""
     number_of = {hand.pk: number for number, hand in hands.items()}
+    notes = notes or {}
     decided = []
     for match in Match.objects.filter(round=round_):
-        result = pairs.get((number_of[match.hand_a_id], number_of[match.hand_b_id]))
+        numbers = (number_of[match.hand_a_id], number_of[match.hand_b_id])
+        result = pairs.get(numbers)
         if result is None:
             continue
+        written = [f"row {number}: {notes[number]}" for number in numbers if notes.get(number)]
+        note = f"{IMPORT_NOTE} ({'; '.join(written)})" if written else IMPORT_NOTE
         match.decided_points_a, match.decided_points_b = result
-        match.decided_by, match.decided_note, match.decided_at = actor, IMPORT_NOTE, now
+        match.decided_by, match.decided_note, match.decided_at = actor, note, now
         decided.append(match)
     Match.objects.bulk_update(
         decided,

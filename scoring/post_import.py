@@ -184,6 +184,7 @@ class EntryImport:
     accepted: list = field(default_factory=list)  # sentences: rule problems the forum's host accepted
     points: int | None = None
     league_points: int | None = None
+    row_note: str = ""  # the note written in the entry's row of the results table
 
     @property
     def number_label(self):
@@ -211,6 +212,7 @@ class EntryImport:
             "accepted_problems": list(self.accepted),
             "points": self.points,
             "league_points": self.league_points,
+            "row_note": self.row_note,
         }
 
 
@@ -781,10 +783,15 @@ def _table(result, table):
     if inconsistent:
         return
     completed = complete_table(rows)
+    by_number = {row.number: row for row in completed}
     for entry in result.entries:
-        row = next((row for row in completed if row.number == entry.number), None)
+        row = by_number.get(entry.number)
         if row is not None:
-            entry.points, entry.league_points = row.stated_points, row.stated_league_points
+            entry.points, entry.league_points, entry.row_note = (
+                row.stated_points,
+                row.stated_league_points,
+                row.note,
+            )
     result.pair_results = pair_results(completed)
     result.known_matches = len(result.pair_results)
 
@@ -815,7 +822,8 @@ def import_post(*, actor, league, post, table="", corrections=None, players=None
             hands = _create_hands(actor, round_, result)
             build_match_table(round_.pk, now=now)
             if result.table_given:
-                set_results(actor, round_, hands, result.pair_results, now)
+                notes = {entry.number: entry.row_note for entry in result.entries if entry.row_note}
+                set_results(actor, round_, hands, result.pair_results, now, notes)
             _log_import(actor, round_, result)
             if result.table_given:
                 finalize_round(actor=actor, round_id=round_.pk, force=True, now=now)

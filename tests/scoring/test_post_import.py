@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rounds.catalog import resolve
 from rounds.models import Round, RoundState
 from rounds.models.audit import audit_trail
+from scoring.models import Match
 from scoring.post_import import ArchiveDuplicate, PostImportRefused, import_post, preview_post
 from submissions.models import Hand
 
@@ -266,3 +267,23 @@ def test_a_megabyte_of_entries_is_checked_within_bounds(moderator, league31):
     assert len(unknown) >= 998 * 4
     # Suggestions (fuzzy matching, milliseconds each) only for the first names: a worker is not held for minutes.
     assert sum(1 for problem in unknown if problem.suggestions) <= 200
+
+
+def test_table_totals_that_differ_are_reported_and_row_notes_kept(moderator, league31, superbajt):
+    table = TABLE.replace("1 | X 6 2 | 8 | 400", "1 | X 6 2 | 18 | 300").replace(
+        "3 | 2 1 X | 3 | 150", "3 | 2 1 X | 3 | 150 | (2-2 vs 1 is controversial)"
+    )
+    options = {"players": {"Suberbajt": "Superbajt"}, "table": table}
+    result = preview(moderator, league31, **options)
+    assert result.ready
+    assert (
+        "Row 1 states PT 18, but its cells add up to 8 (unknown matches count 0, rule 6.3b)."
+        in result.warnings
+    )
+    assert any(warning.startswith("Row 1 states Points 300") for warning in result.warnings)
+    assert (result.entries[0].points, result.entries[0].league_points) == (8, 400)  # recomputed, labelled so
+    assert result.entries[2].row_note == "2-2 vs 1 is controversial"
+    imported = import_post(actor=moderator, league=league31, post=GOBLIN_POST, now=NOW, **options).round
+    match = Match.objects.get(round=imported, hand_a__number=1, hand_b__number=3)
+    assert match.decided_note == "Imported from the forum (row 3: 2-2 vs 1 is controversial)"
+    assert (match.points_a, match.points_b) == (2, 2)
