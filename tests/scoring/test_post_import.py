@@ -287,3 +287,20 @@ def test_table_totals_that_differ_are_reported_and_row_notes_kept(moderator, lea
     match = Match.objects.get(round=imported, hand_a__number=1, hand_b__number=3)
     assert match.decided_note == "Imported from the forum (row 3: 2-2 vs 1 is controversial)"
     assert (match.points_a, match.points_b) == (2, 2)
+
+
+def test_rounds_imported_before_fingerprints_get_the_same_one(moderator, league31, superbajt):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    backfill = import_module("submissions.migrations.0009_backfill_imported_fingerprints").backfill
+    options = {"players": {"Suberbajt": ""}, "now": NOW}
+    round_ = import_post(actor=moderator, league=league31, post=GOBLIN_POST, **options).round
+    fingerprint = round_.imported_fingerprint
+    Round.objects.filter(pk=round_.pk).update(imported_fingerprint="")
+    backfill(apps, None)
+    round_.refresh_from_db()
+    assert round_.imported_fingerprint == fingerprint
+    with pytest.raises(ArchiveDuplicate):
+        import_post(actor=moderator, league=league31, post=GOBLIN_POST, **options)
