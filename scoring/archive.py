@@ -20,6 +20,47 @@ MAX_FORUM_NAME = Profile._meta.get_field("forum_username").max_length
 _USERNAME_JUNK = re.compile(r"[^\w.@+-]+")
 
 
+@dataclass(frozen=True)
+class Problem:
+    """Something that blocks the import, or (in `warnings`) that the moderator should see."""
+
+    code: str
+    message: str
+    field: str = "post"  # "post", "table", "league", "round.<name>", "players"
+    entry: int | None = None
+    typed: str = ""
+    line: int | None = None
+    suggestions: tuple = ()
+
+    def as_dict(self):
+        body = {"code": self.code, "message": self.message, "field": self.field}
+        if self.entry is not None:
+            body["entry"] = self.entry
+        if self.typed:
+            body["typed"] = self.typed
+        if self.line is not None:
+            body["line"] = self.line
+        if self.suggestions:
+            body["suggestions"] = list(self.suggestions)
+        return body
+
+
+class ProblemsOfEntries:
+    """For a result with `problems` of its own and `entries` that each have `problems`."""
+
+    @property
+    def all_problems(self):
+        return self.problems + [problem for entry in self.entries for problem in entry.problems]
+
+    @property
+    def errors(self):
+        """{field: [messages]} of every blocking problem, for forms and the API's 400."""
+        errors = {}
+        for problem in self.all_problems:
+            errors.setdefault(problem.field, []).append(problem.message)
+        return errors
+
+
 @dataclass
 class CardPreview:
     typed: str

@@ -12,9 +12,8 @@ from submissions.corrections import NOT_IMPORTED_MESSAGE, CorrectedEntry, apply_
 from submissions.models import Hand
 from submissions.services import HandConflict, HandInputError, HandNotFound, ReviewNotAllowed
 
-from .archive import resolve_cards
+from .archive import Problem, ProblemsOfEntries, resolve_cards
 from .forum_post import parse_post
-from .post_import import Problem
 from .services.errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 
 
@@ -44,7 +43,7 @@ class CorrectionEntry:
 
 
 @dataclass
-class CorrectionPreview:
+class CorrectionPreview(ProblemsOfEntries):
     round: object
     entries: list = field(default_factory=list)
     problems: list = field(default_factory=list)
@@ -52,19 +51,8 @@ class CorrectionPreview:
     applied: list = field(default_factory=list)  # submissions.corrections.CorrectedEntry, once applied
 
     @property
-    def all_problems(self):
-        return self.problems + [problem for entry in self.entries for problem in entry.problems]
-
-    @property
     def ready(self):
         return bool(self.entries) and not self.all_problems
-
-    @property
-    def errors(self):
-        errors = {}
-        for problem in self.all_problems:
-            errors.setdefault(problem.field, []).append(problem.message)
-        return errors
 
     def as_dict(self):
         return {

@@ -37,6 +37,8 @@ from .archive import (
     MAX_HAND_NAME,
     MAX_TITLE,
     CardPreview,
+    Problem,
+    ProblemsOfEntries,
     SuggestionBudget,
     derive_username,
     pair_results,
@@ -92,31 +94,6 @@ class PostImportRefused(ScoringInputError):
     def __init__(self, result):
         self.result = result
         super().__init__(result.errors)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something that blocks the import, or (in `warnings`) that the moderator should see."""
-
-    code: str
-    message: str
-    field: str = "post"  # "post", "table", "league", "round.<name>", "players"
-    entry: int | None = None
-    typed: str = ""
-    line: int | None = None
-    suggestions: tuple = ()
-
-    def as_dict(self):
-        body = {"code": self.code, "message": self.message, "field": self.field}
-        if self.entry is not None:
-            body["entry"] = self.entry
-        if self.typed:
-            body["typed"] = self.typed
-        if self.line is not None:
-            body["line"] = self.line
-        if self.suggestions:
-            body["suggestions"] = list(self.suggestions)
-        return body
 
 
 @dataclass
@@ -217,7 +194,7 @@ class EntryImport:
 
 
 @dataclass
-class PostImport:
+class PostImport(ProblemsOfEntries):
     """The preview, a refused import (problems), or an import done (`round` set)."""
 
     league: League | None = None
@@ -240,18 +217,6 @@ class PostImport:
     @property
     def ready(self):
         return not self.problems and not any(entry.problems for entry in self.entries)
-
-    @property
-    def all_problems(self):
-        return self.problems + [problem for entry in self.entries for problem in entry.problems]
-
-    @property
-    def errors(self):
-        """{field: [messages]} of every blocking problem, for forms and the API's 400."""
-        errors = {}
-        for problem in self.all_problems:
-            errors.setdefault(problem.field, []).append(problem.message)
-        return errors
 
     @property
     def unknown_cards(self):
