@@ -2,6 +2,8 @@
 understood, import. The same service (`scoring.post_import`) answers `POST /api/archive/preview/` and
 `/import/`."""
 
+import datetime as dt
+
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -130,7 +132,9 @@ def _form_values(result):
         "round_title": fields.title,
         "round_hand_size": fields.hand_size,
         "round_land_rule": fields.land_rule,
-        "round_deadline": fields.deadline.strftime("%Y-%m-%dT%H:%M") if fields.deadline else "",
+        "round_deadline": fields.deadline.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M")
+        if fields.deadline
+        else "",
         "round_extra_banned": "\n".join(fields.extra_banned),
         "round_format_rule": fields.format_rule,
         "round_commentary": fields.commentary,

@@ -301,7 +301,10 @@ def read_deadline(value):
     """An aware datetime from a datetime, a date (noon UTC that day) or ISO text; None when it is none."""
     if isinstance(value, str):
         text = value.strip()
-        value = (parse_date(text) if len(text) <= 10 else parse_datetime(text)) if text else None
+        try:
+            value = (parse_date(text) if len(text) <= 10 else parse_datetime(text)) if text else None
+        except ValueError:  # well formed but no such day, such as 2023-02-30
+            value = None
     if isinstance(value, dt.datetime):
         return value if timezone.is_aware(value) else timezone.make_aware(value, dt.UTC)
     if isinstance(value, dt.date):
@@ -312,8 +315,18 @@ def read_deadline(value):
 # The preview ------------------------------------------------------------------------------------------------
 
 
-def preview_post(*, actor, league, post, table="", corrections=None, players=None, counts_in_standings=None,
-                 corrections_for=None, now=None):  # fmt: skip
+def preview_post(
+    *,
+    actor,
+    league,
+    post,
+    table="",
+    corrections=None,
+    players=None,
+    counts_in_standings=None,
+    corrections_for=None,
+    now=None,
+):
     """Everything `import_post` would do, checked; nothing saved. `corrections` maps ROUND_FIELDS to the
     moderator's values; `players` maps a posted name to the username to use ("" or None: a new account);
     `counts_in_standings` None lets the post decide (it counts only when its code names this league).
@@ -360,10 +373,17 @@ def preview_post(*, actor, league, post, table="", corrections=None, players=Non
 
 def posted_digest(posted):
     """A short digest of what the post itself says about the round (its entries apart)."""
-    said = "|".join(
-        str(getattr(posted, name, "")) for name in ("title", "code", "hand_size", "land_rule", "extra_banned",
-                                                    "format_rule", "deadline", "commentary")
-    )  # fmt: skip
+    names = (
+        "title",
+        "code",
+        "hand_size",
+        "land_rule",
+        "extra_banned",
+        "format_rule",
+        "deadline",
+        "commentary",
+    )
+    said = "|".join(str(getattr(posted, name, "")) for name in names)
     return hashlib.sha256(said.encode()).hexdigest()[:16]
 
 
@@ -606,10 +626,8 @@ def _entry_checks(result, entry):
             )
         )
     if len(entry.hand_name) > MAX_HAND_NAME:
-        entry.problems.append(
-            Problem("hand_name_long", f"{where}: the hand's name is over {MAX_HAND_NAME} characters.",
-                    entry=entry.number)
-        )  # fmt: skip
+        message = f"{where}: the hand's name is over {MAX_HAND_NAME} characters."
+        entry.problems.append(Problem("hand_name_long", message, entry=entry.number))
     if entry.player.kind == "near":
         options = " or ".join(f"\u201c{candidate.label}\u201d" for candidate in entry.player.near)
         entry.problems.append(
@@ -764,8 +782,9 @@ def _table(result, table):
 # The import -------------------------------------------------------------------------------------------------
 
 
-def import_post(*, actor, league, post, table="", corrections=None, players=None, counts_in_standings=None,
-                now=None):  # fmt: skip
+def import_post(
+    *, actor, league, post, table="", corrections=None, players=None, counts_in_standings=None, now=None
+):
     """Import the post's round when its preview has no problem, in one transaction: the round (revealed, or
     final with a table: unknown matches 0-0, rule 6.3b), new accounts, one hand per entry with its comment and
     accepted problems, and the match table. PostImportRefused (with the preview) when anything blocks;
@@ -884,8 +903,7 @@ def _log_import(actor, round_, result):
             "corrected": sorted(fields.corrected),
             "hands": len(result.entries),
             "hands_accepted_with_problems": result.accepted_count,
-            "players_created": [entry.player.username for entry in result.entries if entry.player.kind in
-                                ("new", "create")],
+            "players_created": [entry.player.new_username for entry in result.new_players],
             "players_chosen": {
                 entry.posted_player: entry.player.username
                 for entry in result.entries
@@ -896,7 +914,7 @@ def _log_import(actor, round_, result):
             "skipped_parts": len(result.skipped),
         },
         note=IMPORT_NOTE,
-    )  # fmt: skip
+    )
 
 
 __all__ = [
