@@ -228,9 +228,7 @@ class PostImport(ProblemsOfEntries):
 
     @property
     def new_players(self):
-        return [
-            entry for entry in self.entries if entry.player.creates_account and entry.player.kind != "near"
-        ]
+        return [entry for entry in self.entries if entry.player.kind in ("new", "create")]
 
     @property
     def accepted_count(self):

@@ -113,6 +113,7 @@ def test_a_near_match_is_settled_by_choosing_the_account_and_the_round_imports(
     assert get_user_model().objects.count() == users_before + 2  # nerdyjoe and Mogg
     imported = audit_trail(round_).get(action="round.imported")
     assert imported.after["players_chosen"] == {"Suberbajt": "Superbajt"}
+    assert imported.after["players_created"] == ["nerdyjoe", "Mogg"]
     assert imported.after["hands_accepted_with_problems"] == 2
 
 
