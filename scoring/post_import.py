@@ -371,17 +371,7 @@ def preview_post(
 
 def posted_digest(posted):
     """A short digest of what the post itself says about the round (its entries apart)."""
-    names = (
-        "title",
-        "code",
-        "hand_size",
-        "land_rule",
-        "extra_banned",
-        "format_rule",
-        "deadline",
-        "commentary",
-    )
-    said = "|".join(str(getattr(posted, name, "")) for name in names)
+    said = "|".join(str(getattr(posted, name, "")) for name in ROUND_FIELDS)
     return hashlib.sha256(said.encode()).hexdigest()[:16]
 
 

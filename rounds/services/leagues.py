@@ -56,21 +56,13 @@ EDITABLE_WHILE_OPEN = {
 # An imported round's rules were only described by the forum post: a moderator may set them right afterwards,
 # whatever the round's state, and choose whether it counts in the standings. What the hands were checked
 # against or entered with (size, card rules, decisions, deadline) stays as imported.
-EDITABLE_WHEN_IMPORTED = {
-    "title",
-    "land_rule",
-    "life_rule",
-    "backbuild",
-    "backbuild_hands",
-    "sanctioned_format",
-    "allowed_sets",
-    "extra_banned",
-    "unbanned",
-    "variant_order",
-    "format_rule",
-    "bonus_rule",
-    "commentary",
-    "counts_in_standings",
+EDITABLE_WHEN_IMPORTED = set(AUDITED_ROUND_FIELDS) - {
+    "hand_size",
+    "hand_size_mode",
+    "card_rules",
+    "decisions",
+    "deadline",
+    "state",
 }
 MINIMUM_LEAD_TIME = timedelta(minutes=5)
 # Bounds on what a moderator may store (forms and API alike): a deadline is at most a year ahead, a round's
