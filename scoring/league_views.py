@@ -13,13 +13,13 @@ from rounds.services.errors import RoundInputError
 from rounds.services.leagues import can_manage_league, update_league
 
 from . import charts, services
+from .league_overview import league_summaries
 from .standings import league_standings
 from .standings_exports import standings_bbcode, standings_csv
 
 
 def league_list(request):
-    leagues = League.objects.prefetch_related("winners__profile").order_by("-created_at")
-    return render(request, "scoring/league_list.html", {"leagues": leagues})
+    return render(request, "scoring/league_list.html", {"summaries": league_summaries()})
 
 
 def league_detail(request, league_id):
