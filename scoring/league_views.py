@@ -36,10 +36,22 @@ def league_detail(request, league_id):
         if series and standings.rounds
         else ""
     )
+    race = standings.cumulative_series()
+    cumulative_chart = (
+        charts.line_chart(
+            race,
+            title=f"Standings after each round, top {len(race)}",
+            y_label="League points in all",
+            x_labels=[round_.code for round_ in standings.rounds],
+        )
+        if race and standings.rounds
+        else ""
+    )
     context = {
         "league": league,
         "standings": standings,
         "chart": chart,
+        "cumulative_chart": cumulative_chart,
         "can_manage": can_manage_league(request.user, league),
         "following": is_following(request.user, league),
         "bbcode": standings_bbcode(standings),

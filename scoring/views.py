@@ -81,7 +81,7 @@ def results(request, round_id):
             title=f"League points of each hand in {round_.code}",
             value_label="League points",
         )
-        if table.rows
+        if table.rows and table.has_results
         else "",
     }
     return render(request, "scoring/results.html", context)
