@@ -187,26 +187,30 @@ def test_wide_tables_show_a_scroll_cue_on_a_phone(live_server, page, league, mod
     assert _fades(standings) == ("0px", "0px")  # the mask is fully opaque: nothing fades
 
 
-def test_yellow_and_cyan_outline_buttons_are_readable(live_server, page):
+def test_yellow_cyan_and_grey_outline_buttons_are_readable(live_server, page):
     page.goto(f"{live_server.url}/")
     # The classes as the Flag, Challenge and notice buttons use them, measured as the browser paints them.
     page.evaluate(
         """() => {
-          for (const kind of ["warning", "info"]) {
+          for (const kind of ["warning", "info", "secondary"]) {
             const button = document.createElement("button");
             button.className = `btn btn-outline-${kind}`;
             button.id = `probe-${kind}`;
             button.textContent = "Flag";
-            document.querySelector("main").prepend(button);
+            // In a card header, whose tint (#f8f8f9) is where Bootstrap's grey fell short.
+            const header = document.createElement("div");
+            header.className = "card-header";
+            header.append(button);
+            document.querySelector("main").prepend(header);
           }
         }"""
     )
-    for kind in ["warning", "info"]:
+    for kind in ["warning", "info", "secondary"]:
         button = page.locator(f"#probe-{kind}")
         colour, border = button.evaluate(
             "b => [getComputedStyle(b).color, getComputedStyle(b).borderTopColor]"
         )
-        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        background = "rgb(248, 248, 249)"  # the card header's tint over white, the lightest of the two
         assert contrast(colour, background) >= 4.5, (kind, colour)
         assert contrast(border, background) >= 3, (kind, border)  # a component's boundary (WCAG 1.4.11)
         button.hover()
