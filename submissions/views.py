@@ -16,18 +16,17 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rounds.catalog.handlist import parse_hand_list
-from rounds.catalog.resolve import is_known_card, search_cards
+from rounds.catalog.resolve import is_known_card
 from rounds.legality import check_hand, rules_for_round
 from rounds.models import HandSizeMode, Round, RoundState
 from rounds.models.audit import AuditEntry
 from rounds.moderation_views import moderator_required
+from rounds.views import render_name_suggestions
 
 from . import commitments, selectors, services
 from .bbcode import hands_posted
 from .forms import DECISION_FIELD_PREFIX, HandForm, fill_from_paste
 from .models import Hand, HandReview, HandVersion
-
-AUTOCOMPLETE_SHOWN = 8
 
 
 def _round_or_404(round_id):
@@ -154,9 +153,7 @@ def card_suggestions(request, round_id):
     """htmx: autocomplete under card field `index` (its value arrives under the field's own name)."""
     round_ = _round_or_404(round_id)
     index = _index(request, round_)
-    query = request.GET.get(f"card_{index}", "")[:200]
-    results = search_cards(query, limit=AUTOCOMPLETE_SHOWN) if query.strip() else []
-    return render(request, "rounds/_card_autocomplete.html", {"query": query, "results": results})
+    return render_name_suggestions(request, request.GET.get(f"card_{index}", "")[:200])
 
 
 @login_required
