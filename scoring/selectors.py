@@ -255,3 +255,47 @@ def moderator_queue(round_id):
             in_this_round.filter(status=MatchStatus.UNREPORTED).order_by("hand_a__number", "hand_b__number")
         ),
     }
+
+
+def _count(n, one, many):
+    return f"{n} {one if n == 1 else many}"
+
+
+def finalization_consequences(table, queue, open_items):
+    """What finalizing the round now does, in sentences for the moderator's confirmation (no query): from its
+    table, its moderator queue and its open items (scoring.services.open_items)."""
+    counts = table.status_counts
+    unreported = len(queue["unreported"])
+    if unreported:
+        become = _count(unreported, "match nobody reported becomes", "matches nobody reported become")
+        lines = [f"{become} 0-0 (rule 6.3b)."]
+    else:
+        lines = ["Every match has a result: none becomes 0-0 by rule 6.3b."]
+    one_sided = counts.get(MatchStatus.REPORTED, 0)
+    if one_sided:
+        lines.append(
+            f"{_count(one_sided, 'match reported by one side keeps', 'matches reported by one side keep')} "
+            "that report."
+        )
+    if open_items:
+        parts = [
+            f"{_count(len(open_items.disputed), 'disputed match becomes', 'disputed matches become')} 0-0"
+            if open_items.disputed
+            else "",
+            f"{_count(len(open_items.needs_result or []), 'match needing', 'matches needing')} a new result "
+            f"{'becomes' if len(open_items.needs_result or []) == 1 else 'become'} 0-0"
+            if open_items.needs_result
+            else "",
+            f"{_count(len(open_items.challenged), 'open challenge is', 'open challenges are')} closed"
+            if open_items.challenged
+            else "",
+        ]
+        parts = [part for part in parts if part]
+        said = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+        lines.append(f"{said[0].upper()}{said[1:]}, but only if you tick “Finalize anyway”.")
+    lines.append("The table freezes: no result can change until you reopen the round.")
+    lines.append(
+        f"{_count(len(table.rows), 'player is', 'players are')} told their PT, League points and rank "
+        "(on the site and by e-mail, as each chose)."
+    )
+    return lines

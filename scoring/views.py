@@ -138,6 +138,7 @@ def match_detail(request, match_id):
         "final": match.round.state == "final",
         "errors": errors,
         "values": values,
+        "finalize_confirmation": FINALIZE_CONFIRMATION,
         "trail": audit_trail(match) if can_manage_league(request.user, match.round.league) else [],
     }
     return render(request, "scoring/match.html", context)
@@ -275,14 +276,17 @@ def moderate_results(request, round_id):
         table = selectors.results_table(round_, viewer=request.user)
     except services.ScoringNotFound:
         raise Http404("The results of this round are not open yet.") from None
+    queue, open_items = selectors.moderator_queue(round_.pk), services.open_items(round_.pk)
     context = {
         "round": round_,
         "table": table,
-        "queue": selectors.moderator_queue(round_.pk),
-        "open_items": services.open_items(round_.pk).described(),
+        "queue": queue,
+        "open_items": open_items.described(),
+        "finalize_consequences": selectors.finalization_consequences(table, queue, open_items),
         "bonus_awards": round_.bonus_awards.select_related("player", "awarded_by", "withdrawn_by"),
         "errors": errors,
         "values": values,
+        "finalize_confirmation": FINALIZE_CONFIRMATION,
         "posted_rows_form": posted_rows_form,
         "posted_rows": posted_rows,
         "trail": [
@@ -329,9 +333,17 @@ def _posted_rows(request, round_, form, *, apply):
     return None, ""
 
 
+FINALIZE_CONFIRMATION = "I have checked the table and what finalizing does"
+
+
 def _round_action(request, round_, action):
     user = request.user
     if action == "finalize":
+        if request.POST.get("confirm") != "on":
+            # The page asks for an explicit confirmation (the API's finalize, a contract, does not).
+            raise services.ScoringInputError(
+                {"confirm": [f"Nothing was finalized: tick “{FINALIZE_CONFIRMATION}” first."]}
+            )
         services.finalize_round(actor=user, round_id=round_.pk, force=request.POST.get("force") == "on")
         return f"Round {round_.code} is final: the table is frozen and published."
     if action == "reopen":
