@@ -140,7 +140,10 @@ class ReopenInputSerializer(serializers.Serializer):
 
 
 class BonusInputSerializer(serializers.Serializer):
-    player = serializers.CharField(max_length=150)
+    player = serializers.CharField(
+        max_length=150,
+        help_text="The player's username; their forum name (any case) is accepted when it names one person.",
+    )
     points = serializers.IntegerField()
     reason = serializers.CharField(max_length=2000)
 

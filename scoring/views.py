@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from accounts.templatetags.people import display_name_of
 from rounds.models.audit import audit_trail
 from rounds.moderation_views import moderator_required
 from rounds.services.leagues import can_manage_league
@@ -267,6 +268,7 @@ def moderate_results(request, round_id):
             done = _round_action(request, round_, action)
         except services.SCORING_ERRORS as error:
             errors[action] = services.message_for(error)
+            errors[f"{action}_fields"] = list(getattr(error, "errors", {}))
             errors["items"] = getattr(error, "items", [])
         else:
             messages.success(request, done)
@@ -283,6 +285,8 @@ def moderate_results(request, round_id):
         "queue": queue,
         "open_items": open_items.described(),
         "finalize_consequences": selectors.finalization_consequences(table, queue, open_items),
+        # The bonus form offers the players by the name the tables show them (the table's own rows).
+        "bonus_players": sorted({row.player for row in table.rows}, key=str.casefold),
         "bonus_awards": round_.bonus_awards.select_related("player", "awarded_by", "withdrawn_by"),
         "errors": errors,
         "values": values,
@@ -357,7 +361,7 @@ def _round_action(request, round_, action):
             points=request.POST.get("points", ""),
             reason=request.POST.get("reason", ""),
         )
-        return f"{award.points:+d} League points for {award.player.username}."
+        return f"{award.points:+d} League points for {display_name_of(award.player)}."
     if action == "withdraw_bonus":
         award = services.withdraw_bonus(
             actor=user,
@@ -365,7 +369,7 @@ def _round_action(request, round_, action):
             award_id=_award_id(request.POST.get("award", "")),
             reason=request.POST.get("reason", ""),
         )
-        return f"The {award.points:+d} League points for {award.player.username} are withdrawn."
+        return f"The {award.points:+d} League points for {display_name_of(award.player)} are withdrawn."
     raise services.ScoringInputError({"action": ["Unknown action."]})
 
 
