@@ -8,13 +8,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from phm.downloads import BBCODE, download, round_filename
 from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card
 from rounds.legality import check_hand, rules_for_round
@@ -206,9 +207,7 @@ def hands_bbcode(request, round_id):
     if not selectors.is_revealed(round_, timezone.now()):
         raise Http404("The hands of this round are not revealed yet.")
     text = hands_posted(round_, selectors.hands_of_round(round_))
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="round-{round_.pk}-hands.bbcode"'
-    return response
+    return download(text, round_filename(round_, "hands", "bbcode"), BBCODE)
 
 
 @require_http_methods(["GET", "POST"])
