@@ -198,16 +198,18 @@ def decisions_by_players(round_):
     own = Q(decided_by=F("hand_a__player")) | Q(decided_by=F("hand_b__player"))
     matches = list(
         Match.objects.filter(own, round=round_, decided_points_a__isnull=False).select_related(
-            "hand_a", "hand_b", "decided_by"
+            "hand_a", "hand_b", "decided_by__profile"
         )
     )
     challenges = list(
         Challenge.objects.filter(match__round=round_, resolved_by__isnull=False)
         .filter(Q(resolved_by=F("match__hand_a__player")) | Q(resolved_by=F("match__hand_b__player")))
-        .select_related("match__hand_a", "match__hand_b", "resolved_by")
+        .select_related("match__hand_a", "match__hand_b", "resolved_by__profile")
     )
     bonuses = list(
-        BonusAward.objects.counted().filter(round=round_, awarded_by=F("player")).select_related("player")
+        BonusAward.objects.counted()
+        .filter(round=round_, awarded_by=F("player"))
+        .select_related("player__profile")
     )
     return {"matches": matches, "challenges": challenges, "bonuses": bonuses}
 
@@ -236,7 +238,7 @@ def moderator_queue(round_id):
     )
     open_challenges = Prefetch(
         "challenges",
-        queryset=Challenge.objects.filter(state=Challenge.State.OPEN).select_related("challenger"),
+        queryset=Challenge.objects.filter(state=Challenge.State.OPEN).select_related("challenger__profile"),
         to_attr="open_challenges",
     )
     return {

@@ -10,7 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.templatetags.people import display_name_of
-from rounds.models.audit import audit_trail
+from rounds.models.audit import audit_trail, name_people
 from rounds.moderation_views import moderator_required
 from rounds.services.leagues import can_manage_league
 from submissions.selectors import hands_of_round
@@ -287,19 +287,21 @@ def moderate_results(request, round_id):
         "finalize_consequences": selectors.finalization_consequences(table, queue, open_items),
         # The bonus form offers the players by the name the tables show them (the table's own rows).
         "bonus_players": sorted({row.player for row in table.rows}, key=str.casefold),
-        "bonus_awards": round_.bonus_awards.select_related("player", "awarded_by", "withdrawn_by"),
+        "bonus_awards": round_.bonus_awards.select_related(
+            "player__profile", "awarded_by__profile", "withdrawn_by__profile"
+        ),
         "errors": errors,
         "values": values,
         "finalize_confirmation": FINALIZE_CONFIRMATION,
         "posted_rows_form": posted_rows_form,
         "posted_rows": posted_rows,
-        "trail": [
+        "trail": name_people(
             entry
             for entry in audit_trail(round_)
             if entry.action.startswith(
                 ("round.final", "round.reop", "round.bonus", "round.table", "round.posted_rows")
             )
-        ],
+        ),
     }
     return render(request, "scoring/moderate.html", context)
 

@@ -20,7 +20,7 @@ from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card
 from rounds.legality import check_hand, rules_for_round
 from rounds.models import HandSizeMode, Round, RoundState
-from rounds.models.audit import AuditEntry
+from rounds.models.audit import AuditEntry, name_people
 from rounds.moderation_views import moderator_required
 from rounds.views import render_name_suggestions
 
@@ -299,11 +299,11 @@ def review_hands(request, round_id):
     hand_type = ContentType.objects.get_for_model(Hand)
     entries = (
         AuditEntry.objects.filter(content_type=hand_type, object_id__in=[hand.pk for hand in hands])
-        .select_related("actor")
+        .select_related("actor__profile")
         .order_by("-created_at", "-id")
     )
     by_hand = {}
-    for entry in entries:
+    for entry in name_people(entries):
         by_hand.setdefault(entry.object_id, []).append(entry)
     for hand in hands:
         hand.history = by_hand.get(hand.pk, [])

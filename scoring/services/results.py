@@ -272,7 +272,7 @@ def numbered_hands(round_):
     """{number: hand} of the round's numbered hands (the table's rows), with their players."""
     return {
         hand.number: hand
-        for hand in Hand.objects.filter(round=round_, number__isnull=False).select_related("player")
+        for hand in Hand.objects.filter(round=round_, number__isnull=False).select_related("player__profile")
     }
 
 
