@@ -5,6 +5,7 @@ whose name was mistyped. Near matches are only suggestions: a person decides."""
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.db.models.functions import Lower
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -91,3 +92,18 @@ def match_names(names):
                     match.near.append(candidates[position])
         result[key] = match
     return result
+
+
+def accounts_named(name):
+    """The accounts whose username or forum name is `name`, any case, with their profiles (one query). More
+    than one when one person's forum name is another's username (or two usernames differ only in case)."""
+    typed = str(name or "").strip()
+    if not typed:
+        return []
+    return list(
+        get_user_model()
+        .objects.annotate(key=Lower("username"), forum_key=Lower("profile__forum_username"))
+        .filter(Q(key=typed.lower()) | Q(forum_key=typed.lower()))
+        .select_related("profile")
+        .order_by("pk")
+    )

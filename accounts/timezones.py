@@ -22,3 +22,16 @@ def zone_or_utc(name):
         return zoneinfo.ZoneInfo(name or DEFAULT_TIME_ZONE)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo(DEFAULT_TIME_ZONE)
+
+
+def zone_description(zone, now):
+    """How a form names the zone times are typed in: "Europe/Warsaw, UTC+01:00 now" (the offset of this
+    moment: it changes with summer time), or "UTC"."""
+    name = getattr(zone, "key", None) or str(zone)
+    offset = now.astimezone(zone).utcoffset()
+    if name in ("UTC", "Etc/UTC") and not offset:
+        return "UTC"
+    minutes = int(offset.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "-"
+    hours, minutes = divmod(abs(minutes), 60)
+    return f"{name}, UTC{sign}{hours:02d}:{minutes:02d} now"

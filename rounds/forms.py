@@ -1,15 +1,23 @@
 """Moderator forms for leagues and rounds. They only collect input; rounds.services.leagues decides."""
 
+import math
 import re
+from datetime import timedelta
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from accounts.timezones import zone_description
 
 from .card_rules import rules_from_text, rules_to_text, text_line_problems
 from .catalog.sources import CORE_FORMATS
 from .legality import format_label
 from .models import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, HandSizeMode, LandRule, League
+from .services.leagues import MAXIMUM_LEAD_TIME, MINIMUM_LEAD_TIME
 from .variants import DEFAULT_VARIANT_ORDER, decisions_text, parse_decisions_text, variant_order
 
 FORMAT_CHOICES = [("", "None — any Vintage-legal card")] + [(key, format_label(key)) for key in CORE_FORMATS]
@@ -27,7 +35,36 @@ class DeadlineInput(forms.DateTimeInput):
     input_type = "datetime-local"
 
     def __init__(self, **kwargs):
-        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+        super().__init__(format=DEADLINE_INPUT_FORMAT, **kwargs)
+
+
+DEADLINE_INPUT_FORMAT = "%Y-%m-%dT%H:%M"
+
+
+def show_deadline_bounds(field, now=None):
+    """Say up front what the round services will check of a deadline, in the viewer's zone (the active one):
+    the zone itself, the earliest and latest moments as the input's `min` and `max`, and the help text."""
+    now = now or timezone.now()
+    zone = timezone.get_current_timezone()
+    earliest = now + MINIMUM_LEAD_TIME
+    # The first whole minute after the earliest moment: the input takes minutes; the check is "later than".
+    earliest = earliest.replace(second=0, microsecond=0) + (
+        timedelta(minutes=1) if earliest.second or earliest.microsecond else timedelta()
+    )
+    latest = now + MAXIMUM_LEAD_TIME
+    field.widget.attrs.update(
+        min=timezone.localtime(earliest, zone).strftime(DEADLINE_INPUT_FORMAT),
+        max=timezone.localtime(latest, zone).strftime(DEADLINE_INPUT_FORMAT),
+    )
+    minutes = math.ceil(MINIMUM_LEAD_TIME.total_seconds() / 60)
+    field.help_text = format_html(
+        'In your time zone: <strong>{}</strong> (<a href="{}">change it in your profile</a>). '
+        "At least {} minutes from now, at most {} days ahead.",
+        zone_description(zone, now),
+        reverse("profile"),
+        minutes,
+        MAXIMUM_LEAD_TIME.days,
+    )
 
 
 class LeagueForm(forms.Form):
@@ -84,7 +121,7 @@ class RoundForm(forms.Form):
         label=f"Yes, hands of more than {USUAL_MAX_HAND_SIZE} cards",
         help_text=f"Rule 7.1 tells of hands of 1 to {USUAL_MAX_HAND_SIZE} cards; tick this to go beyond.",
     )
-    deadline = forms.DateTimeField(widget=DeadlineInput(), help_text="In your time zone (see your profile).")
+    deadline = forms.DateTimeField(widget=DeadlineInput())  # help: show_deadline_bounds, in __init__
     land_rule = forms.ChoiceField(choices=LandRule.choices, initial=LandRule.NONE, label="Land rule (7.3)")
     life_rule = forms.BooleanField(required=False, label="Life Rule (7.5)")
     backbuild = forms.BooleanField(required=False, label="Backbuild (7.6)")
@@ -158,6 +195,7 @@ class RoundForm(forms.Form):
 
     def __init__(self, *args, leagues=(), locked_fields=(), imported=False, **kwargs):
         super().__init__(*args, **kwargs)
+        show_deadline_bounds(self.fields["deadline"])
         self.fields["league"].queryset = League.objects.filter(pk__in=[league.pk for league in leagues])
         if not imported:  # only a round imported from the forum may be archive-only
             del self.fields["counts_in_standings"]
@@ -235,3 +273,7 @@ class RoundForm(forms.Form):
 
 class ExtendDeadlineForm(forms.Form):
     deadline = forms.DateTimeField(widget=DeadlineInput(), label="New deadline")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        show_deadline_bounds(self.fields["deadline"])

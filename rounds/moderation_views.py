@@ -17,7 +17,7 @@ from accounts.services import is_moderator
 from . import page_extensions
 from .forms import ExtendDeadlineForm, LeagueForm, RoundForm
 from .models import Round, RoundState
-from .models.audit import audit_trail
+from .models.audit import audit_trail, name_people
 from .services import catalog as catalog_services
 from .services import leagues as league_services
 from .services.errors import RoundConflict, RoundInputError
@@ -205,9 +205,9 @@ def round_manage(request, round_id):
         "round": round_,
         "state": round_.state_at(now),
         "extend_form": ExtendDeadlineForm(initial={"deadline": round_.deadline}),
-        "audit": audit_trail(round_)[:100],
+        "audit": name_people(audit_trail(round_)[:100]),
         "entries": round_.hands.count(),
-        "accepted_cards": round_.accepted_cards.select_related("accepted_by"),
+        "accepted_cards": round_.accepted_cards.select_related("accepted_by__profile"),
         "can_review": False,  # the submissions app says whether the review page is open to the viewer
     }
     context.update(

@@ -1,9 +1,11 @@
 """Public round pages: the list, a round's rules, the forum announcement, the PHM rules."""
 
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
+
+from phm.downloads import BBCODE, download, round_filename
 
 from . import page_extensions, selectors
 from .bbcode import announcement, variant_entries, variant_lines, variants_are_reordered
@@ -71,9 +73,7 @@ def round_detail(request, round_id):
 def round_announcement(request, round_id):
     round_ = _round_or_404(request, round_id)
     text = announcement(round_, request.build_absolute_uri(round_.get_absolute_url()))
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="round-{round_.pk}-announcement.bbcode"'
-    return response
+    return download(text, round_filename(round_, "announcement", "bbcode"), BBCODE)
 
 
 def rules(request):

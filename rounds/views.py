@@ -6,13 +6,16 @@ from django.shortcuts import get_object_or_404, render
 from . import page_extensions, selectors, services
 from .cardquery import QuerySyntaxError, caret_display, is_filter_query, search_cards_by_query
 from .catalog.history import card_legality_history
-from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
+from .catalog.lookup import look_up_name
+from .catalog.resolve import resolve_name
 from .catalog.sources import CORE_FORMATS
 from .legality import format_label, phm_verdict
 from .models import Card, Printing
 
 MAX_QUERY_LENGTH = 200
 QUERY_PAGE_SIZE = 50
+NAME_PAGE_SIZE = 50  # cards a name search lists on the page
+AUTOCOMPLETE_SHOWN = 10  # of those, the first ones shown under a box as the name is typed
 
 
 def _query(request, name="q"):
@@ -49,8 +52,8 @@ def card_search(request):
                 has_previous=page > 1,
             )
         return render(request, "rounds/card_search.html", context)
-    results = search_cards(query, limit=50) if query else []
-    context.update(results=results, resolution=resolve_name(query) if query and not results else None)
+    lookup = look_up_name(query, limit=NAME_PAGE_SIZE)
+    context.update(results=lookup.matches, lookup=lookup)
     return render(request, "rounds/card_search.html", context)
 
 
@@ -62,18 +65,19 @@ def _page_number(request):
 
 
 def card_autocomplete(request):
-    """HTML fragment for htmx: suggestions under a card-name input. `target` names the input to fill."""
+    """HTML fragment for htmx: the suggestions under a card-name box, the same answer the search page gives
+    for that text (`look_up_name`), the first AUTOCOMPLETE_SHOWN of them."""
     query = _query(request) or _query(request, "name")
+    # A filter query is answered by the search itself, not by name suggestions.
+    return render_name_suggestions(request, "" if is_filter_query(query) else query)
+
+
+def render_name_suggestions(request, query):
+    """The suggestions fragment for a typed name; the hand form's card boxes use it too."""
     return render(
         request,
         "rounds/_card_autocomplete.html",
-        {
-            "query": query,
-            # A filter query is answered by the search itself, not by name suggestions.
-            "results": search_cards(query, limit=min(AUTOCOMPLETE_LIMIT, 10))
-            if query.strip() and not is_filter_query(query)
-            else [],
-        },
+        {"lookup": look_up_name(query, limit=AUTOCOMPLETE_SHOWN)},
     )
 
 

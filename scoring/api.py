@@ -2,7 +2,6 @@
 of
 service errors to statuses is in one place (`_answer`)."""
 
-from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -13,6 +12,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from phm.downloads import BBCODE, CSV, download, round_filename
 from rounds.models import League
 from rounds.round_api import RoundInputSerializer, RoundSerializer
 from rounds.services.leagues import standing_banned_entries
@@ -140,7 +140,10 @@ class ReopenInputSerializer(serializers.Serializer):
 
 
 class BonusInputSerializer(serializers.Serializer):
-    player = serializers.CharField(max_length=150)
+    player = serializers.CharField(
+        max_length=150,
+        help_text="The player's username; their forum name (any case) is accepted when it names one person.",
+    )
     points = serializers.IntegerField()
     reason = serializers.CharField(max_length=2000)
 
@@ -454,19 +457,17 @@ class RoundExportView(APIView):
                 if round_.decisions
                 else {}
             )
-            response = HttpResponse(
-                exports.results_csv(table, decisions), content_type="text/csv; charset=utf-8"
+            return download(
+                exports.results_csv(table, decisions), round_filename(round_, "results", "csv"), CSV
             )
-            response["Content-Disposition"] = (
-                f'attachment; filename="results-{round_.code.replace(":", "-")}.csv"'
-            )
-            return response
         hands = [hand for hand in hands_of_round(round_) if hand.current_version]
         cards = {hand.pk: hand.current_version.cards for hand in hands}
         notes = {hand.pk: hand.current_version.changes_note for hand in hands}
         decisions = {hand.pk: hand.current_version.decisions for hand in hands}
-        return HttpResponse(
-            exports.results_bbcode(table, cards, notes, decisions), content_type="text/plain; charset=utf-8"
+        return download(
+            exports.results_bbcode(table, cards, notes, decisions),
+            round_filename(round_, "results", "bbcode"),
+            BBCODE,
         )
 
 

@@ -2,10 +2,11 @@
 end-of-league actions (tie-break round, winners)."""
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from phm.downloads import BBCODE, CSV, download
 from rounds.models import League
 from rounds.moderation_views import moderator_required
 from rounds.selectors import is_following
@@ -62,14 +63,10 @@ def league_detail(request, league_id):
 def league_export(request, league_id, kind):
     league = get_object_or_404(League, pk=league_id)
     standings = league_standings(league)
-    slug = f"league-{league.number or league.pk}-standings"
+    slug = f"phm-league-{league.number or league.pk}-standings"
     if kind == "csv":
-        response = HttpResponse(standings_csv(standings), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{slug}.csv"'
-        return response
-    response = HttpResponse(standings_bbcode(standings), content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="{slug}.bbcode"'
-    return response
+        return download(standings_csv(standings), f"{slug}.csv", CSV)
+    return download(standings_bbcode(standings), f"{slug}.bbcode", BBCODE)
 
 
 @moderator_required

@@ -63,20 +63,20 @@ def dispute_opened(match_id):
 
 
 def challenge_opened(challenge_id):
-    challenge = Challenge.objects.select_related("challenger").get(pk=challenge_id)
+    challenge = Challenge.objects.select_related("challenger__profile").get(pk=challenge_id)
     match = _match(challenge.match_id)
     _tell_about_match(
         match,
         _players(match),
         kind="match.challenge",
-        what=f"result challenged by {challenge.challenger.get_username()}",
+        what=f"result challenged by {player_display_name(challenge.challenger)}",
         template="scoring/email/challenge_opened.txt",
         challenge=challenge,
     )
 
 
 def challenge_resolved(challenge_id):
-    challenge = Challenge.objects.select_related("challenger").get(pk=challenge_id)
+    challenge = Challenge.objects.select_related("challenger__profile").get(pk=challenge_id)
     match = _match(challenge.match_id)
     _tell_about_match(
         match,

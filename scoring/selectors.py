@@ -205,16 +205,18 @@ def decisions_by_players(round_):
     own = Q(decided_by=F("hand_a__player")) | Q(decided_by=F("hand_b__player"))
     matches = list(
         Match.objects.filter(own, round=round_, decided_points_a__isnull=False).select_related(
-            "hand_a", "hand_b", "decided_by"
+            "hand_a", "hand_b", "decided_by__profile"
         )
     )
     challenges = list(
         Challenge.objects.filter(match__round=round_, resolved_by__isnull=False)
         .filter(Q(resolved_by=F("match__hand_a__player")) | Q(resolved_by=F("match__hand_b__player")))
-        .select_related("match__hand_a", "match__hand_b", "resolved_by")
+        .select_related("match__hand_a", "match__hand_b", "resolved_by__profile")
     )
     bonuses = list(
-        BonusAward.objects.counted().filter(round=round_, awarded_by=F("player")).select_related("player")
+        BonusAward.objects.counted()
+        .filter(round=round_, awarded_by=F("player"))
+        .select_related("player__profile")
     )
     return {"matches": matches, "challenges": challenges, "bonuses": bonuses}
 
@@ -243,7 +245,7 @@ def moderator_queue(round_id):
     )
     open_challenges = Prefetch(
         "challenges",
-        queryset=Challenge.objects.filter(state=Challenge.State.OPEN).select_related("challenger"),
+        queryset=Challenge.objects.filter(state=Challenge.State.OPEN).select_related("challenger__profile"),
         to_attr="open_challenges",
     )
     return {
@@ -262,3 +264,47 @@ def moderator_queue(round_id):
             in_this_round.filter(status=MatchStatus.UNREPORTED).order_by("hand_a__number", "hand_b__number")
         ),
     }
+
+
+def _count(n, one, many):
+    return f"{n} {one if n == 1 else many}"
+
+
+def finalization_consequences(table, queue, open_items):
+    """What finalizing the round now does, in sentences for the moderator's confirmation (no query): from its
+    table, its moderator queue and its open items (scoring.services.open_items)."""
+    counts = table.status_counts
+    unreported = len(queue["unreported"])
+    if unreported:
+        become = _count(unreported, "match nobody reported becomes", "matches nobody reported become")
+        lines = [f"{become} 0-0 (rule 6.3b)."]
+    else:
+        lines = ["Every match has a result: none becomes 0-0 by rule 6.3b."]
+    one_sided = counts.get(MatchStatus.REPORTED, 0)
+    if one_sided:
+        lines.append(
+            f"{_count(one_sided, 'match reported by one side keeps', 'matches reported by one side keep')} "
+            "that report."
+        )
+    if open_items:
+        parts = [
+            f"{_count(len(open_items.disputed), 'disputed match becomes', 'disputed matches become')} 0-0"
+            if open_items.disputed
+            else "",
+            f"{_count(len(open_items.needs_result or []), 'match needing', 'matches needing')} a new result "
+            f"{'becomes' if len(open_items.needs_result or []) == 1 else 'become'} 0-0"
+            if open_items.needs_result
+            else "",
+            f"{_count(len(open_items.challenged), 'open challenge is', 'open challenges are')} closed"
+            if open_items.challenged
+            else "",
+        ]
+        parts = [part for part in parts if part]
+        said = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+        lines.append(f"{said[0].upper()}{said[1:]}, but only if you tick “Finalize anyway”.")
+    lines.append("The table freezes: no result can change until you reopen the round.")
+    lines.append(
+        f"{_count(len(table.rows), 'player is', 'players are')} told their PT, League points and rank "
+        "(on the site and by e-mail, as each chose)."
+    )
+    return lines

@@ -11,7 +11,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from rounds.models.audit import audit_trail
+from accounts.templatetags.people import display_name_of
+from rounds.models.audit import audit_trail, name_people
 from rounds.moderation_views import moderator_required
 from rounds.services.leagues import can_manage_league
 from submissions.selectors import hands_of_round, is_playing, is_revealed
@@ -157,6 +158,7 @@ def match_detail(request, match_id):
         "final": match.round.state == "final",
         "errors": errors,
         "values": values,
+        "finalize_confirmation": FINALIZE_CONFIRMATION,
         "trail": audit_trail(match) if can_manage_league(request.user, match.round.league) else [],
     }
     return render(request, "scoring/match.html", context)
@@ -285,6 +287,7 @@ def moderate_results(request, round_id):
             done = _round_action(request, round_, action)
         except services.SCORING_ERRORS as error:
             errors[action] = services.message_for(error)
+            errors[f"{action}_fields"] = list(getattr(error, "errors", {}))
             errors["items"] = getattr(error, "items", [])
         else:
             messages.success(request, done)
@@ -294,23 +297,30 @@ def moderate_results(request, round_id):
         table = selectors.results_table(round_, viewer=request.user)
     except services.ScoringNotFound:
         raise Http404("The results of this round are not open yet.") from None
+    queue, open_items = selectors.moderator_queue(round_.pk), services.open_items(round_.pk)
     context = {
         "round": round_,
         "table": table,
-        "queue": selectors.moderator_queue(round_.pk),
-        "open_items": services.open_items(round_.pk).described(),
-        "bonus_awards": round_.bonus_awards.select_related("player", "awarded_by", "withdrawn_by"),
+        "queue": queue,
+        "open_items": open_items.described(),
+        "finalize_consequences": selectors.finalization_consequences(table, queue, open_items),
+        # The bonus form offers the players by the name the tables show them (the table's own rows).
+        "bonus_players": sorted({row.player for row in table.rows}, key=str.casefold),
+        "bonus_awards": round_.bonus_awards.select_related(
+            "player__profile", "awarded_by__profile", "withdrawn_by__profile"
+        ),
         "errors": errors,
         "values": values,
+        "finalize_confirmation": FINALIZE_CONFIRMATION,
         "posted_rows_form": posted_rows_form,
         "posted_rows": posted_rows,
-        "trail": [
+        "trail": name_people(
             entry
             for entry in audit_trail(round_)
             if entry.action.startswith(
                 ("round.final", "round.reop", "round.bonus", "round.table", "round.posted_rows")
             )
-        ],
+        ),
     }
     return render(request, "scoring/moderate.html", context)
 
@@ -348,9 +358,17 @@ def _posted_rows(request, round_, form, *, apply):
     return None, ""
 
 
+FINALIZE_CONFIRMATION = "I have checked the table and what finalizing does"
+
+
 def _round_action(request, round_, action):
     user = request.user
     if action == "finalize":
+        if request.POST.get("confirm") != "on":
+            # The page asks for an explicit confirmation (the API's finalize, a contract, does not).
+            raise services.ScoringInputError(
+                {"confirm": [f"Nothing was finalized: tick “{FINALIZE_CONFIRMATION}” first."]}
+            )
         services.finalize_round(actor=user, round_id=round_.pk, force=request.POST.get("force") == "on")
         return f"Round {round_.code} is final: the table is frozen and published."
     if action == "reopen":
@@ -364,7 +382,7 @@ def _round_action(request, round_, action):
             points=request.POST.get("points", ""),
             reason=request.POST.get("reason", ""),
         )
-        return f"{award.points:+d} League points for {award.player.username}."
+        return f"{award.points:+d} League points for {display_name_of(award.player)}."
     if action == "withdraw_bonus":
         award = services.withdraw_bonus(
             actor=user,
@@ -372,7 +390,7 @@ def _round_action(request, round_, action):
             award_id=_award_id(request.POST.get("award", "")),
             reason=request.POST.get("reason", ""),
         )
-        return f"The {award.points:+d} League points for {award.player.username} are withdrawn."
+        return f"The {award.points:+d} League points for {display_name_of(award.player)} are withdrawn."
     raise services.ScoringInputError({"action": ["Unknown action."]})
 
 

@@ -216,7 +216,8 @@ def may_enter_tiebreak(player, round_):
 
 
 def tiebreak_message(round_):
-    names = ", ".join(sorted(user.get_username() for user in round_.eligible_players.all()))
+    players = round_.eligible_players.select_related("profile")
+    names = ", ".join(sorted((selectors.player_display_name(user) for user in players), key=str.casefold))
     return f"Round {round_.code} is a tie-break round (rule 5.3a) open only to {names}."
 
 

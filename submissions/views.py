@@ -8,26 +8,26 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from phm.downloads import BBCODE, download, round_filename
 from rounds.catalog.handlist import parse_hand_list
-from rounds.catalog.resolve import is_known_card, search_cards
+from rounds.catalog.resolve import is_known_card
 from rounds.legality import check_hand, rules_for_round
 from rounds.models import HandSizeMode, Round, RoundState
-from rounds.models.audit import AuditEntry
+from rounds.models.audit import AuditEntry, name_people
 from rounds.moderation_views import moderator_required
+from rounds.views import render_name_suggestions
 
 from . import commitments, selectors, services
 from .bbcode import hands_posted
 from .forms import DECISION_FIELD_PREFIX, HandForm, fill_from_paste
 from .models import Hand, HandReview, HandVersion
-
-AUTOCOMPLETE_SHOWN = 8
 
 
 def _round_or_404(round_id):
@@ -154,9 +154,7 @@ def card_suggestions(request, round_id):
     """htmx: autocomplete under card field `index` (its value arrives under the field's own name)."""
     round_ = _round_or_404(round_id)
     index = _index(request, round_)
-    query = request.GET.get(f"card_{index}", "")[:200]
-    results = search_cards(query, limit=AUTOCOMPLETE_SHOWN) if query.strip() else []
-    return render(request, "rounds/_card_autocomplete.html", {"query": query, "results": results})
+    return render_name_suggestions(request, request.GET.get(f"card_{index}", "")[:200])
 
 
 @login_required
@@ -209,9 +207,7 @@ def hands_bbcode(request, round_id):
     if not selectors.is_revealed(round_, timezone.now()):
         raise Http404("The hands of this round are not revealed yet.")
     text = hands_posted(round_, selectors.hands_of_round(round_))
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="round-{round_.pk}-hands.bbcode"'
-    return response
+    return download(text, round_filename(round_, "hands", "bbcode"), BBCODE)
 
 
 @require_http_methods(["GET", "POST"])
@@ -303,11 +299,11 @@ def review_hands(request, round_id):
     hand_type = ContentType.objects.get_for_model(Hand)
     entries = (
         AuditEntry.objects.filter(content_type=hand_type, object_id__in=[hand.pk for hand in hands])
-        .select_related("actor")
+        .select_related("actor__profile")
         .order_by("-created_at", "-id")
     )
     by_hand = {}
-    for entry in entries:
+    for entry in name_people(entries):
         by_hand.setdefault(entry.object_id, []).append(entry)
     for hand in hands:
         hand.history = by_hand.get(hand.pk, [])

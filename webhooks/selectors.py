@@ -21,6 +21,6 @@ def webhooks_of_league(league, last=LAST_DELIVERIES):
     )
     return list(
         Webhook.objects.filter(league=league)
-        .select_related("created_by")
+        .select_related("created_by__profile")
         .prefetch_related(Prefetch("deliveries", queryset=recent, to_attr="last_deliveries"))
     )

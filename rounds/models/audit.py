@@ -37,13 +37,49 @@ class AuditEntry(models.Model):
         return ACTION_LABELS.get(self.action, self.action)
 
     def changes(self):
-        """[(field, before, after)] for the fields whose value differs."""
+        """[(field, before, after)] for the fields whose value differs; people by their forum names once
+        `name_people` has looked them up (the entry stores usernames)."""
         keys = list(dict.fromkeys([*self.before, *self.after]))
         return [
-            (key, self.before.get(key), self.after.get(key))
+            (key, self._shown(key, self.before.get(key)), self._shown(key, self.after.get(key)))
             for key in keys
             if self.before.get(key) != self.after.get(key)
         ]
+
+    def _shown(self, key, value):
+        people = getattr(self, "people", None)
+        if not people or key not in PEOPLE_FIELDS or value is None:
+            return value
+        if isinstance(value, list):
+            return [people.get(item, item) if isinstance(item, str) else item for item in value]
+        return people.get(value, value) if isinstance(value, str) else value
+
+
+# Audit values that are usernames (the entries keep the stable login name; pages show the forum name).
+PEOPLE_FIELDS = {"player", "players", "winners", "reporter", "entered_by", "moderators"}
+
+
+def name_people(entries):
+    """The entries, each told the forum names of the people its values name (one query for all of them)."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.templatetags.people import display_name_of
+
+    entries = list(entries)
+    usernames = set()
+    for entry in entries:
+        for values in (entry.before, entry.after):
+            for key in PEOPLE_FIELDS & set(values):
+                value = values[key]
+                usernames.update(value if isinstance(value, list) else [value])
+    usernames = {name for name in usernames if isinstance(name, str)}
+    people = {}
+    if usernames:
+        users = get_user_model().objects.filter(username__in=usernames).select_related("profile")
+        people = {user.get_username(): display_name_of(user) for user in users}
+    for entry in entries:
+        entry.people = people
+    return entries
 
 
 ACTION_LABELS = {
@@ -111,4 +147,5 @@ def log_action(subject, action, *, actor=None, before=None, after=None, note="")
 
 def audit_trail(subject):
     ct = ContentType.objects.get_for_model(subject, for_concrete_model=False)
-    return AuditEntry.objects.filter(content_type=ct, object_id=subject.pk).select_related("actor")
+    # With the actors' profiles: pages name them by their forum name.
+    return AuditEntry.objects.filter(content_type=ct, object_id=subject.pk).select_related("actor__profile")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.templatetags.people import display_name_of
 from rounds.locks import lock_round
 from rounds.models import RoundState
 from rounds.models.audit import log_action
@@ -42,7 +43,7 @@ class OpenItems:
         ]
         lines += [
             f"Match {c.match.hand_a.number:02d} v {c.match.hand_b.number:02d} is challenged by "
-            f"{c.challenger.username}: {c.reason}"
+            f"{display_name_of(c.challenger)}: {c.reason}"
             for c in self.challenged
         ]
         lines += [
@@ -63,7 +64,7 @@ def open_items(round_id):
     challenged = list(
         Challenge.objects.filter(match__round_id=round_id, state=Challenge.State.OPEN)
         .filter(in_table("match__"))
-        .select_related("match__hand_a", "match__hand_b", "challenger")
+        .select_related("match__hand_a", "match__hand_b", "challenger__profile")
         .order_by("created_at")
     )
     needs_result = list(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.templatetags.people import display_name_of
 from rounds.models import RoundState
 from rounds.models.audit import log_action
 from rounds.services.leagues import other_moderators
@@ -51,10 +52,11 @@ class PostedRow:
 
     line: int
     number: int
-    player: str
+    player: str  # the username (the API's `player`)
     cells: tuple
     note: str
     reports: int = 0  # the cells that become (or became) reports
+    player_name: str = ""  # as the tables show them (the moderator's page)
 
     @property
     def cells_text(self):
@@ -205,6 +207,7 @@ def _posted_row(result, line_number, row, hands):
         line=line_number,
         number=row.number,
         player=hand.player.get_username(),
+        player_name=display_name_of(hand.player),
         cells=row.cells,
         note=row.note,
         reports=len(set(cells) - disqualified),

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.templatetags.people import display_name_of
 from rounds.locks import lock_round_shared
 from rounds.models import Round, RoundState
 from rounds.models.audit import log_action
@@ -23,6 +24,7 @@ from ..forum_rows import RowFormatError, parse_row
 from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
 from ..outcomes import OPPONENT_POINTS, POINTS_VALUES, is_legal_pair
 from ..status import derive
+from .bonus_player import bonus_player
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 from .table import table_of
 from .tally import note_results_changed
@@ -270,7 +272,7 @@ def numbered_hands(round_):
     """{number: hand} of the round's numbered hands (the table's rows), with their players."""
     return {
         hand.number: hand
-        for hand in Hand.objects.filter(round=round_, number__isnull=False).select_related("player")
+        for hand in Hand.objects.filter(round=round_, number__isnull=False).select_related("player__profile")
     }
 
 
@@ -420,9 +422,8 @@ def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
 
     Rule 7.7a: a player earns bonus points when *their hand* meets the round's requirements, and 6.2 speaks of
     earning only: a bonus is a positive number of League points, for a player with a hand in the round (not
-    disqualified). The rules know no penalty points; a mistaken award is corrected by withdrawing it."""
-    from django.contrib.auth import get_user_model
-
+    disqualified). The rules know no penalty points; a mistaken award is corrected by withdrawing it.
+    `player_username`: the login name, or the name the tables show (bonus_player)."""
     from ..models import BonusAward
 
     round_ = scoring_round(round_id)
@@ -443,19 +444,18 @@ def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
     if points > MAX_BONUS:
         raise ScoringInputError({"points": [f"A bonus is at most {MAX_BONUS:,} League points."]})
     reason = _clean_text(reason, "reason", required=True, what="the reason for the bonus")
-    player = get_user_model().objects.filter(username__iexact=str(player_username or "").strip()).first()
-    if player is None:
-        raise ScoringInputError({"player": [f'No player is called "{player_username}".']})
     if not hand_selectors.is_revealed(round_, now or timezone.now()):
-        # Before the reveal, whether someone has a hand is secret; and the hand cannot be judged yet.
+        # Before the reveal, whether someone has a hand is secret (the name's suggestions would tell); and the
+        # hand cannot be judged yet.
         raise ScoringConflict(
             f"Round {round_.code} is still open for hands: bonus points are awarded after its deadline."
         )
+    player = bonus_player(round_, player_username)
     if not Hand.objects.filter(round=round_, player=player).exclude(status=HandStatus.DISQUALIFIED).exists():
         raise ScoringInputError(
             {
                 "player": [
-                    f"{player.get_username()} has no hand in round {round_.code} (or it was disqualified): "
+                    f"{display_name_of(player)} has no hand in round {round_.code} (or it was disqualified): "
                     "bonus points go to a player whose hand meets the round's requirements (rule 7.7a)."
                 ]
             }

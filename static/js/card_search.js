@@ -1,10 +1,10 @@
-// Card search: picking a suggestion opens that card's page.
+// Card search: picking a suggestion (combobox.js: click, arrows and Enter) opens that card's page; Enter with
+// nothing highlighted searches.
 (function () {
   "use strict";
-  var suggestions = document.getElementById("card-suggestions");
-  if (!suggestions) return;
-  suggestions.addEventListener("click", function (event) {
-    var option = event.target.closest("[data-card-url]");
-    if (option) window.location.href = option.dataset.cardUrl;
+  var box = document.getElementById("card-query");
+  if (!box) return;
+  box.addEventListener("phm:pick", function (event) {
+    if (event.detail.url) window.location.href = event.detail.url;
   });
 })();

@@ -10,18 +10,17 @@
     sync();
   }
 
-  // A click on a suggestion adds the card to the extra bans, one per line.
-  document.addEventListener("click", function (event) {
-    var item = event.target.closest("#ban-suggestions [data-card-name]");
-    if (!item) return;
-    event.preventDefault();
-    var box = document.querySelector("#id_extra_banned");
-    var names = box.value.split("\n").map(function (s) { return s.trim(); }).filter(Boolean);
-    if (names.indexOf(item.dataset.cardName) === -1) names.push(item.dataset.cardName);
-    box.value = names.join("\n");
-    document.querySelector("#ban-suggestions").innerHTML = "";
-    var search = document.querySelector("#ban-search");
-    search.value = "";
-    search.focus();
-  });
+  // Picking a suggestion (combobox.js: a click, or the arrows and Enter) adds the card to the extra bans, one
+  // per line, and empties the box for the next one.
+  var search = document.querySelector("#ban-search");
+  if (search) {
+    search.addEventListener("phm:pick", function (event) {
+      var box = document.querySelector("#id_extra_banned");
+      var names = box.value.split("\n").map(function (s) { return s.trim(); }).filter(Boolean);
+      if (names.indexOf(event.detail.name) === -1) names.push(event.detail.name);
+      box.value = names.join("\n");
+      search.value = "";
+      search.focus();
+    });
+  }
 })();

@@ -27,7 +27,7 @@ def test_sign_up_log_out_log_in_and_see_home(live_server, page):
     page.get_by_role("button", name="Create account").click()
 
     expect(page.get_by_text("Welcome, browser_player! Your account is ready.")).to_be_visible()
-    nav_user = page.get_by_role("button", name="browser_player")
+    nav_user = page.get_by_role("button", name="Browser Player")  # shown by the forum name
     expect(nav_user).to_be_visible()
 
     nav_user.click()

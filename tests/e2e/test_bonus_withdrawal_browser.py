@@ -23,10 +23,10 @@ def test_moderator_withdraws_a_bonus(live_server, page, league, moderator, passw
     page.on("dialog", lambda dialog: dialog.accept())
     awards.get_by_role("button", name="Withdraw").click()  # the reason is required: nothing is sent
     expect(awards.get_by_text("Withdrawn", exact=True)).to_have_count(0)
-    awards.get_by_label(f"Reason for withdrawing +25 for {players[0].username}").fill("Meant for p2")
+    awards.get_by_label("Reason for withdrawing +25 for Forum p1").fill("Meant for p2")  # by forum name
     awards.get_by_role("button", name="Withdraw").click()
     expect(page.get_by_text("are withdrawn")).to_be_visible()
-    expect(awards.locator("s")).to_contain_text("+25 for p1 — Typo")
+    expect(awards.locator("s")).to_contain_text("+25 for Forum p1 — Typo")
     expect(awards).to_contain_text("Meant for p2")
     shoot(page, "bonus-withdrawn")
     page.goto(f"{live_server.url}/leagues/{league.pk}/")

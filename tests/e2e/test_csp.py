@@ -130,7 +130,7 @@ def test_every_public_page_passes_the_csp(live_server, page, watch, site, player
 
     # The card search's suggestions come in through htmx.
     watch.visit(base + "/cards/")
-    page.get_by_role("searchbox").first.fill("Black Lot")
+    page.get_by_role("combobox", name="Card name or query").fill("Black Lot")
     expect(page.locator("#card-suggestions [data-card-url]").first).to_be_visible()
     watch.settle()
 

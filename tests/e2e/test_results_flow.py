@@ -124,12 +124,20 @@ def test_dispute_row_challenge_then_the_moderator_decides_and_finalizes(
     challenged = page.locator("section", has=page.get_by_role("heading", name="Challenged"))
     expect(challenged.get_by_role("link", name=f"01 Forum {p1} v 04 Forum {p4}")).to_be_visible()
     expect(challenged).to_contain_text("standing result 2-2")
-    expect(challenged).to_contain_text(f"{p3}: “{REASON}”")
+    expect(challenged).to_contain_text(f"Forum {p3}: “{REASON}”")
+    # Finalizing asks for an explicit confirmation, after saying what it does.
+    consequences = page.locator("#finalize-consequences")
+    expect(consequences).to_contain_text("3 matches nobody reported become 0-0 (rule 6.3b).")
+    expect(consequences).to_contain_text("1 disputed match becomes 0-0 and 1 open challenge is closed")
+    expect(consequences).to_contain_text("4 players are told their PT, League points and rank")
+    page.get_by_role("button", name="Finalize").click()  # the browser asks for the tick first
+    expect(page.get_by_text("Still open:")).to_be_visible()
+    page.get_by_label("I have checked the table and what finalizing does").check()
     page.get_by_role("button", name="Finalize").click()
     expect(page.get_by_role("alert")).to_contain_text("has open disputes or challenges")
     still_open = page.get_by_role("status").filter(has_text="Still open:")
     expect(still_open.locator("li")).to_have_text(
-        ["Match 01 v 02 is disputed.", f"Match 01 v 04 is challenged by {p3}: {REASON}"]
+        ["Match 01 v 02 is disputed.", f"Match 01 v 04 is challenged by Forum {p3}: {REASON}"]
     )
     expect(page.get_by_label(re.compile(r"^Finalize anyway"))).to_be_visible()
     expect(page.get_by_text("Provisional", exact=True)).to_be_visible()
@@ -161,6 +169,7 @@ def test_dispute_row_challenge_then_the_moderator_decides_and_finalizes(
     page.goto(moderate_url)
     expect(page.get_by_text("Still open:")).to_have_count(0)
     expect(page.get_by_label(re.compile(r"^Finalize anyway"))).to_have_count(0)
+    page.get_by_label("I have checked the table and what finalizing does").check()
     page.get_by_role("button", name="Finalize").click()
     expect(
         page.get_by_text(f"Round {round_.code} is final: the table is frozen and published.")

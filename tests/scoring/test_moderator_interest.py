@@ -101,8 +101,8 @@ def test_a_sole_moderator_may_decide_their_own_match_and_everyone_sees_it(
     assert "decided by a moderator who played this match" in challenged_page
     results = client.get(f"/rounds/{round_.pk}/results/").content.decode()
     assert "Decided by a moderator who played" in results
-    assert "result 6\u20130 set by mod" in results and "awarded by themselves: Host" in results
-    assert "challenge rejected by mod" in results
+    assert "result 6\u20130 set by The Moderator" in results and "awarded by themselves: Host" in results
+    assert "challenge rejected by The Moderator" in results
     standings = client.get(f"/leagues/{round_.league_id}/").content.decode()
     assert "awarded by themselves, the league&#x27;s only moderator" in standings
 

@@ -86,10 +86,12 @@ def test_moderator_page_lists_the_queue_and_finalizes(revealed_round, client, mo
     client.force_login(moderator)
     page = client.get(f"/moderate/rounds/{round_.pk}/results/").content.decode()
     assert "Match 01 v 02 is disputed." in page
-    refused = client.post(f"/moderate/rounds/{round_.pk}/results/", {"action": "finalize"})
+    refused = client.post(f"/moderate/rounds/{round_.pk}/results/", {"action": "finalize", "confirm": "on"})
     assert "open disputes or challenges" in refused.content.decode()
     done = client.post(
-        f"/moderate/rounds/{round_.pk}/results/", {"action": "finalize", "force": "on"}, follow=True
+        f"/moderate/rounds/{round_.pk}/results/",
+        {"action": "finalize", "force": "on", "confirm": "on"},
+        follow=True,
     )
     assert "is final" in done.content.decode()
     results = client.get(f"/rounds/{round_.pk}/results/").content.decode()
