@@ -275,7 +275,7 @@ SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31536000 if SECURE_SSL_REDIRECT el
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=True)
 
-# --- Card images (off by default: the site then loads nothing from elsewhere) --------------------------------
+# --- Card images (off by default: the site then loads nothing from elsewhere) ------------------------------
 # On: card previews and card pages show Scryfall's image of the card, the text staying as the fallback.
 CARD_IMAGES = env_bool("CARD_IMAGES", default=False)
 # Scryfall's image URL by name answers with a redirect to its image host: the CSP must allow both.

@@ -1,4 +1,4 @@
-"""What a card says, for pages that show it beside its name: mana cost, type line and Oracle text, face by face.
+"""What a card says, for pages that show it beside its name: mana cost, type line and Oracle text, by face.
 
 The catalog keeps a multi-face card's faces joined in one row (`oracle_name` "A // B", `type_line` "T // U",
 `mana_cost` "{1}{R} // {W}", `oracle_text` with a `//` line between the faces), so one query over `Card` gives
