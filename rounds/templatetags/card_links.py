@@ -59,4 +59,3 @@ def card_image(card_name, css_class=""):
     """The card's image when CARD_IMAGES is on; nothing otherwise. The page keeps the card's text: the image
     is an addition, removed by card_preview.js when it fails to load."""
     return {"url": card_image_url(card_name), "name": card_name, "css_class": css_class}
-
