@@ -82,14 +82,14 @@ def _named(points, hand):
 
 def result_words(match, points_a, points_b):
     """A result in words with the hands named: "01 Tom's “Blue” won both games — 6-0 to 01"."""
+    if points_a == points_b == 0:  # a match nobody determined, counted a loss for both at finalization (6.3b)
+        return "No result: a loss for both — 0-0"
     if points_a == points_b:
         return f"{SPLIT_WORDS} — {points_a}-{points_b}"
     if points_a > points_b:
         winner, high, low = match.hand_a, points_a, points_b
     else:
         winner, high, low = match.hand_b, points_b, points_a
-    if high not in _NAMED_WORDS:  # 0-0: a match nobody determined, counted a loss for both (6.3b)
-        return f"No result: a loss for both — {points_a}-{points_b}"
     return f"{_named(high, winner)} — {high}-{low} to {winner.number_label}"
 
 
