@@ -6,11 +6,12 @@ nothing but its address, so a page listing hundreds of hands stays light; the te
 demand. A name the catalog does not know (a card a moderator accepted, rule 3.2a) is plain text.
 """
 
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from django import template
 from django.conf import settings
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import conditional_escape, format_html
 
 from rounds.catalog.resolve import known_card
@@ -20,6 +21,20 @@ register = template.Library()
 # The class card_preview.js looks for; a link without it (where the text is already shown) gets no preview.
 PREVIEW_CLASS = "phm-card"
 SCRYFALL_IMAGE_URL = "https://api.scryfall.com/cards/named"
+
+
+SLUG_PLACEHOLDER = "card-slug-placeholder"
+
+
+@lru_cache(maxsize=16)
+def _card_url_pattern(script_prefix, urlconf):
+    """The card page's address with a placeholder for the slug: a page with hundreds of card names would
+    otherwise spend most of its time in `reverse` (a slug needs no escaping in a path)."""
+    return reverse("rounds:card-detail", kwargs={"slug": SLUG_PLACEHOLDER}, urlconf=urlconf)
+
+
+def card_url(slug):
+    return _card_url_pattern(get_script_prefix(), get_urlconf()).replace(SLUG_PLACEHOLDER, slug)
 
 
 def shown_name(typed, card):
@@ -39,7 +54,7 @@ def card(name, preview=True):
     found = known_card(name)
     if found is None:
         return conditional_escape(name)
-    url = reverse("rounds:card-detail", kwargs={"slug": found.slug})
+    url = card_url(found.slug)
     if preview:
         return format_html('<a class="{}" href="{}">{}</a>', PREVIEW_CLASS, url, shown_name(name, found))
     return format_html('<a href="{}">{}</a>', url, shown_name(name, found))

@@ -187,3 +187,25 @@ def test_the_revealed_round_page_leads_with_the_hands(live_server, page, passwor
     shoot(page, "round-hands-first")
     my_matches.first.get_by_role("link").click()
     expect(page.locator("h1")).to_contain_text("Match 01 v 02")
+
+
+def test_with_card_images_on_an_image_that_fails_leaves_the_text(
+    live_server,
+    page,
+    settings,
+    revealed_round,  # noqa: F811
+):
+    """The image comes from Scryfall; here it cannot load (the test's policy has no such host, and there is no
+    network): the preview and the card page keep the card's text, without a broken image."""
+    settings.CARD_IMAGES = True
+    _round, players = revealed_round(2)
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server.url}/cards/black-lotus/")
+    expect(page.locator("img[data-card-image]")).to_have_count(0)
+    expect(page.get_by_text(LOTUS_TEXT)).to_be_visible()
+    page.goto(f"{live_server.url}/players/{players[0].username}/")
+    page.locator("a.phm-card", has_text="Black Lotus").first.hover()
+    tooltip = page.get_by_role("tooltip")
+    expect(tooltip).to_contain_text(LOTUS_TEXT)
+    expect(tooltip.locator("img")).to_have_count(0)
+    expect(tooltip.get_by_text(LOTUS_TEXT)).to_be_visible()
