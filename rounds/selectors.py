@@ -1,7 +1,11 @@
 """Read helpers for leagues and rounds."""
 
-from django.db.models import Count
+from dataclasses import dataclass
 
+from django.db.models import Count, Q
+
+from .catalog.names import normalize_name
+from .catalog.resolve import get_index, resolve_name
 from .models import BanCategory, Round, RoundState
 
 RECENT_ROUNDS_SHOWN = 10
@@ -38,6 +42,53 @@ def public_rounds(now):
     groups[RoundState.REVEALED].reverse()
     groups[RoundState.FINAL].reverse()
     return groups
+
+
+@dataclass(frozen=True)
+class CardInRounds:
+    """The public rounds whose own rules name a card: as an extra ban, or lifting it from a standing list."""
+
+    banned_in: list
+    lifted_in: list
+
+
+def _names_card(names, card, index):
+    key = normalize_name(card.name)
+    for name in names:
+        if normalize_name(name) == key:
+            return True
+        resolution = resolve_name(name, index=index)
+        if resolution.resolved and resolution.card.id == card.id:
+            return True
+    return False
+
+
+def rounds_naming_card(card):
+    """Public rounds (not drafts) that ban `card` beyond the standing lists or lift it from them, latest
+    deadline first. One query: the rounds with any extra ban or lift, read in Python, since a moderator may
+    have typed any spelling the resolver accepts (a face name, another case)."""
+    rounds = list(
+        Round.objects.select_related("league")
+        .exclude(state=RoundState.DRAFT)
+        .filter(~Q(extra_banned=[]) | ~Q(unbanned=[]))
+        .only(
+            "pk",
+            "number",
+            "title",
+            "deadline",
+            "state",
+            "extra_banned",
+            "unbanned",
+            "league__name",
+            "league__number",
+        )
+        .order_by("-deadline", "-pk")
+    )
+    index = get_index()
+    return CardInRounds(
+        banned_in=[round_ for round_ in rounds if _names_card(round_.extra_banned or (), card, index)],
+        lifted_in=[round_ for round_ in rounds if _names_card(round_.unbanned or (), card, index)],
+    )
 
 
 def visible_round(round_id, user, *, can_manage):

@@ -3,12 +3,12 @@
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 
-from . import page_extensions, services
+from . import page_extensions, selectors, services
 from .cardquery import QuerySyntaxError, caret_display, is_filter_query, search_cards_by_query
 from .catalog.history import card_legality_history
 from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
 from .catalog.sources import CORE_FORMATS
-from .legality import format_label
+from .legality import format_label, phm_verdict
 from .models import Card, Printing
 
 MAX_QUERY_LENGTH = 200
@@ -103,6 +103,8 @@ def card_detail(request, slug):
             "legality_history": legality_history,
             "printings": list(card.printings.all()),
             "catalog": services.latest_catalog_version(),
+            "verdict": phm_verdict(card),
+            "card_rounds": selectors.rounds_naming_card(card),
             "metagame": None,  # the scoring app adds how the card was played
             **page_extensions.extra_context(page_extensions.CARD_PAGE, request, card),
         },

@@ -5,6 +5,10 @@ axes carry visible labels, values are written next to the points and bars, and t
 picture as a table (visually hidden when the picture already writes every value, behind a "Show the values"
 disclosure when it does not). The SVG has role="img" with a <title> and a <desc> summing it up. Every label is
 escaped: player and hand names are user input. The picture scales to its container (viewBox, width 100%).
+
+Colours are the site's (static/css/phm.css): each series is drawn in `currentColor` inside an element of class
+`phm-series-N`, bars have class `phm-chart-bar`, so the palette lives in the style sheet with the rest of the
+site's colours, and no style attribute is needed (the Content-Security-Policy refuses those).
 """
 
 import itertools
@@ -14,8 +18,10 @@ from numbers import Real
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-# Okabe-Ito: told apart by the common colour-vision deficiencies (and never alone: see DASHES and MARKERS).
-COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8F6D00")
+# phm.css gives each class its colour: the site's violet first, then hues told apart by the common
+# colour-vision deficiencies (never by colour alone: see DASHES and MARKERS), each at least 4.5:1 on white.
+SERIES_CLASSES = tuple(f"phm-series-{number}" for number in range(1, 9))
+CURRENT = "currentColor"
 DASHES = ("", "7 4", "2 3", "9 3 2 3", "4 2", "1 5", "12 4", "5 2 1 2")
 MARKERS = ("circle", "square", "triangle", "diamond", "down", "cross", "circle-open", "square-open")
 MARKER_WORDS = {
@@ -91,8 +97,13 @@ def _next_id(prefix):
 # Markers ----------------------------------------------------------------------------------------------------
 
 
-def _marker(shape, x, y, colour, tooltip=""):
-    """One point marker (r about 4.5), with an optional hover title."""
+def _series_class(number):
+    return SERIES_CLASSES[number % len(SERIES_CLASSES)]
+
+
+def _marker(shape, x, y, tooltip=""):
+    """One point marker (r about 4.5) in the series' colour (currentColor), with an optional hover title."""
+    colour = CURRENT
     title = format_html("<title>{}</title>", tooltip) if tooltip else ""
     r = 4.5
     fill, stroke = colour, "#ffffff"
@@ -278,9 +289,9 @@ def line_chart(series, *, title, y_label, x_labels) -> SafeString:
             )
 
     write_values = len(series) <= WRITE_VALUES_UP_TO
-    labels_at = {}  # x index -> [(y, text, colour)] to lay out without overlaps
+    labels_at = {}  # x index -> [(y, text, series number)] to lay out without overlaps
     for number, (name, vals) in enumerate(series):
-        colour = COLOURS[number % len(COLOURS)]
+        drawn = []  # the series' lines and markers, in one group of its colour class
         dash = DASHES[number % len(DASHES)]
         marker = MARKERS[number % len(MARKERS)]
         # A None breaks the line into runs; a lone point is still drawn as its marker.
@@ -296,12 +307,12 @@ def line_chart(series, *, title, y_label, x_labels) -> SafeString:
             runs.append(run)
         for points in runs:
             if len(points) > 1:
-                parts.append(
+                drawn.append(
                     format_html(
                         '<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5" '
                         'stroke-linejoin="round"{}/>',
                         " ".join(f"{_c(x)},{_c(y)}" for x, y in points),
-                        colour,
+                        CURRENT,
                         format_html(' stroke-dasharray="{}"', dash) if dash else "",
                     )
                 )
@@ -309,22 +320,26 @@ def line_chart(series, *, title, y_label, x_labels) -> SafeString:
             if value is None:
                 continue
             x, y = x_at(index), y_at(value)
-            parts.append(_marker(marker, x, y, colour, f"{name}, {x_labels[index]}: {_number(value)}"))
+            drawn.append(_marker(marker, x, y, f"{name}, {x_labels[index]}: {_number(value)}"))
             if write_values:
-                labels_at.setdefault(index, []).append((y - 9, _number(value), colour))
+                labels_at.setdefault(index, []).append((y - 9, _number(value), number))
+        parts.append(
+            format_html('<g class="{}">{}</g>', _series_class(number), mark_safe("".join(drawn)))  # noqa: S308
+        )
     for index, labels in labels_at.items():
         labels.sort()
         placed = []
-        for y, text, colour in labels:
+        for y, text, number in labels:
             y = max(y, FONT) if not placed else max(y, placed[-1] + FONT + 1)
             placed.append(y)
             parts.append(
                 format_html(
-                    '<text x="{}" y="{}" text-anchor="middle" font-weight="600" fill="{}" '
+                    '<text class="{}" x="{}" y="{}" text-anchor="middle" font-weight="600" fill="{}" '
                     'stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>',
+                    _series_class(number),
                     _c(x_at(index)),
                     _c(y),
-                    colour if colour != COLOURS[6] else INK,
+                    CURRENT,
                     text,
                 )
             )
@@ -343,19 +358,19 @@ def line_chart(series, *, title, y_label, x_labels) -> SafeString:
         row, column = divmod(number, per_row)
         x = left - 20 + column * legend_item
         y = legend_top + row * 22
-        colour = COLOURS[number % len(COLOURS)]
         dash = DASHES[number % len(DASHES)]
         parts.append(
             format_html(
-                '<g><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{}" stroke-width="2.5"{}/>{}'
+                '<g class="{}"><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="{}" stroke-width="2.5"{}/>{}'
                 '<text x="{}" y="{}" fill="{}">{}</text></g>',
+                _series_class(number),
                 _c(x),
                 _c(x + 30),
                 _c(y),
                 _c(y),
-                colour,
+                CURRENT,
                 format_html(' stroke-dasharray="{}"', dash) if dash else "",
-                _marker(MARKERS[number % len(MARKERS)], x + 15, y, colour),
+                _marker(MARKERS[number % len(MARKERS)], x + 15, y),
                 _c(x + 36),
                 _c(y + FONT * 0.35),
                 INK,
@@ -451,7 +466,8 @@ def bar_chart(bars, *, title, value_label) -> SafeString:
         parts.append(
             format_html(
                 '<g><text x="{}" y="{}" text-anchor="end" fill="{}">{}<title>{}</title></text>'
-                '<rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="{}"><title>{}: {}</title></rect>'
+                '<rect class="phm-chart-bar" x="{}" y="{}" width="{}" height="{}" rx="2" fill="{}">'
+                "<title>{}: {}</title></rect>"
                 '<text x="{}" y="{}" font-weight="600" fill="{}">{}</text></g>',
                 _c(left - 8),
                 _c(text_y),
@@ -462,7 +478,7 @@ def bar_chart(bars, *, title, value_label) -> SafeString:
                 _c(y),
                 _c(max(end - left, 0)),
                 bar_height,
-                COLOURS[0],
+                CURRENT,
                 label,
                 _number(value),
                 _c(end + 5),

@@ -13,13 +13,13 @@ from rounds.services.errors import RoundInputError
 from rounds.services.leagues import can_manage_league, update_league
 
 from . import charts, services
+from .league_overview import league_summaries
 from .standings import league_standings
 from .standings_exports import standings_bbcode, standings_csv
 
 
 def league_list(request):
-    leagues = League.objects.prefetch_related("winners__profile").order_by("-created_at")
-    return render(request, "scoring/league_list.html", {"leagues": leagues})
+    return render(request, "scoring/league_list.html", {"summaries": league_summaries()})
 
 
 def league_detail(request, league_id):
@@ -36,10 +36,22 @@ def league_detail(request, league_id):
         if series and standings.rounds
         else ""
     )
+    race = standings.cumulative_series()
+    cumulative_chart = (
+        charts.line_chart(
+            race,
+            title=f"Standings after each round, top {len(race)}",
+            y_label="League points in all",
+            x_labels=[round_.code for round_ in standings.rounds],
+        )
+        if race and standings.rounds
+        else ""
+    )
     context = {
         "league": league,
         "standings": standings,
         "chart": chart,
+        "cumulative_chart": cumulative_chart,
         "can_manage": can_manage_league(request.user, league),
         "following": is_following(request.user, league),
         "bbcode": standings_bbcode(standings),

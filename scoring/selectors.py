@@ -68,6 +68,13 @@ class ResultsTable:
         return sum(self.status_counts.values())
 
     @property
+    def has_results(self):
+        """Whether any match has a result yet (reported, agreed, set, disputed, challenged or final): before
+        that every hand has 0 League points and a chart of them would show nothing."""
+        waiting = (MatchStatus.UNREPORTED, MatchStatus.NEEDS_RESULT)
+        return any(count for status, count in self.status_counts.items() if status not in waiting)
+
+    @property
     def needs_result(self):
         """How many matches need a new result (4.2a): a hand was replaced after results existed."""
         return self.status_counts[MatchStatus.NEEDS_RESULT]

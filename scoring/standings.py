@@ -35,6 +35,7 @@ class StandingRow:
     tiebreak_points: int | None = None  # League points summed over the final tie-break rounds (5.3a)
     tiebreak_cells: list = field(default_factory=list)  # League points per final tie-break round, in order
     winner: bool = False
+    bonus_by_round: dict = field(default_factory=dict)  # round id -> bonus League points awarded in it
 
     @property
     def round_points(self):
@@ -107,6 +108,19 @@ class LeagueStandings:
             )
             for row in self.rows[:top]
         ]
+
+    def cumulative_series(self, top=8):
+        """(name, [League points after each round]) for the top players: the race the standings tell, each
+        round's League points plus the bonus awarded in it, so the last point is the table's total. A round a
+        player did not play adds 0 (5.2)."""
+        series = []
+        for row in self.rows[:top]:
+            total, values = 0, []
+            for round_ in self.rounds:
+                total += row.rounds.get(round_.pk, 0) + row.bonus_by_round.get(round_.pk, 0)
+                values.append(total)
+            series.append((row.name, values))
+        return series
 
 
 def _past_rounds(league_ids, now):
@@ -228,6 +242,7 @@ def _standings(league, rounds, tiebreaks, points, awards, winners):
     for award in awards:
         row = row_for(award.player)
         row.bonus_points += award.points
+        row.bonus_by_round[award.round_id] = row.bonus_by_round.get(award.round_id, 0) + award.points
         by_self = "; awarded by themselves, the league's only moderator" if award.self_awarded else ""
         row.bonus_reasons.append(f"{award.round.code}: {award.points:+d} ({award.reason}{by_self})")
     ordered = sorted(rows.values(), key=lambda row: (-row.league_points, row.name.lower()))

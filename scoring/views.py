@@ -1,18 +1,20 @@
 """Pages for results: the round's table (matrix, ranks, the player's row box), a match with its reports and
-challenges, and the moderator's queue with finalization. Nothing here exists before the reveal (404)."""
+challenges, and the moderator's queue with finalization. Nothing of the results exists before the reveal: the
+round's results page then says when they open (and nothing of the hands), the rest is 404."""
 
 from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from rounds.models.audit import audit_trail
 from rounds.moderation_views import moderator_required
 from rounds.services.leagues import can_manage_league
-from submissions.selectors import hands_of_round
+from submissions.selectors import hands_of_round, is_playing, is_revealed
 
 from . import charts, exports, match_workbench, selectors, services
 from .models import Challenge
@@ -31,6 +33,9 @@ def _round_or_404(round_id):
 def results(request, round_id):
     """The round table; a player may paste their whole row here (POST)."""
     round_ = _round_or_404(round_id)
+    now = timezone.now()
+    if not is_revealed(round_, now):
+        return _results_not_open(request, round_, now)
     row_text, row_error = "", ""
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -76,10 +81,24 @@ def results(request, round_id):
             title=f"League points of each hand in {round_.code}",
             value_label="League points",
         )
-        if table.rows
+        if table.rows and table.has_results
         else "",
     }
     return render(request, "scoring/results.html", context)
+
+
+def _results_not_open(request, round_, now):
+    """Before the deadline: when the results open, and where to go meanwhile. Nothing about the hands (not
+    even how many): only the viewer's own hand, as a link. A row posted now is refused with 409."""
+    accepting = round_.accepts_hands_at(now)
+    context = {
+        "round": round_,
+        "accepting": accepting,
+        "has_hand": is_playing(request.user, round_),
+        "can_manage": can_manage_league(request.user, round_.league),
+    }
+    status = 409 if request.method == "POST" else 200
+    return render(request, "scoring/results_not_open.html", context, status=status)
 
 
 def _row_template(row, table):

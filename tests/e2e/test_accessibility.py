@@ -62,6 +62,7 @@ def public_paths(site):  # noqa: F811
         "/",
         "/rounds/",
         f"/rounds/{open_round.pk}/",
+        f"/rounds/{open_round.pk}/results/",
         f"/rounds/{revealed.pk}/",
         f"/rounds/{revealed.pk}/results/",
         f"/matches/{site['match'].pk}/",

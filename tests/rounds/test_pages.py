@@ -4,7 +4,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_card_page(client, catalog_index, django_assert_max_num_queries):
-    with django_assert_max_num_queries(6):
+    # The card, its faces and printings, the catalog version, the legality history, the metagame (scoring),
+    # the standing banned lists (the verdict) and the rounds that ban or lift cards.
+    with django_assert_max_num_queries(8):
         response = client.get("/cards/wear-tear/")
     assert response.status_code == 200
     html = response.content.decode()

@@ -2,6 +2,7 @@
 
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from django.utils.safestring import SafeString
 
@@ -121,3 +122,62 @@ def test_long_labels_are_shortened_on_the_picture_but_whole_in_title_and_table()
     html = charts.bar_chart([(name, 3)], title="t", value_label="Hands")
     assert f"<title>{name}</title>" in html
     assert f'<th scope="row">{name}</th>' in html
+
+
+# Site colours (issue 16): series and bars take their colour from phm.css classes, drawn in currentColor.
+
+CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "phm.css"
+
+
+def _luminance(hex_colour):
+    red, green, blue = (int(hex_colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
+
+    def linear(channel):
+        return channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+
+
+def _css_colours():
+    """{class: hex colour} of the chart classes in phm.css, site variables resolved."""
+    css = CSS.read_text()
+    variables = dict(re.findall(r"(--phm-[a-z]+):\s*(#[0-9a-fA-F]{6})", css))
+    colours = {}
+    for selectors, value in re.findall(
+        r"([^{}]*phm-(?:series-\d|chart-bar)[^{}]*)\{\s*color:\s*([^;]+);", css
+    ):
+        value = value.strip()
+        if value.startswith("var("):
+            value = variables[value[4:-1]]
+        for name in re.findall(r"phm-(?:series-\d|chart-bar)", selectors):
+            colours[name] = value
+    return colours
+
+
+def test_series_are_drawn_in_their_class_colour():
+    html = charts.line_chart(
+        [("Alice", [1, 2]), ("Bob", [2, 1])], title="T", y_label="League points", x_labels=["a", "b"]
+    )
+    svg = svg_of(html)
+    classes = [group.get("class") for group in svg.iter(f"{SVG}g")]
+    # A group per series (lines and markers) and one per legend entry.
+    assert classes.count("phm-series-1") == 2 and classes.count("phm-series-2") == 2
+    assert {line.get("stroke") for line in svg.iter(f"{SVG}polyline")} == {"currentColor"}
+    assert "#0072B2" not in html and "#0d6efd" not in html.lower()
+
+
+def test_bars_are_the_sites_violet_by_class():
+    html = charts.bar_chart([("Black Lotus", 3)], title="t", value_label="Hands")
+    rect = svg_of(html).find(f".//{SVG}rect")
+    assert rect.get("class") == "phm-chart-bar" and rect.get("fill") == "currentColor"
+    assert _css_colours()["phm-chart-bar"] == "#5b3cc4"  # --phm-violet, the site's primary colour
+
+
+def test_every_series_class_has_a_colour_readable_on_white():
+    colours = _css_colours()
+    for name in charts.SERIES_CLASSES:
+        assert name in colours, name
+        ratio = 1.05 / (_luminance(colours[name]) + 0.05)
+        assert ratio >= 4.5, (name, colours[name], ratio)
+    assert colours["phm-series-1"] == "#5b3cc4"
+    assert len({colours[name] for name in charts.SERIES_CLASSES}) == len(charts.SERIES_CLASSES)
