@@ -21,15 +21,14 @@ register = template.Library()
 # The class card_preview.js looks for; a link without it (where the text is already shown) gets no preview.
 PREVIEW_CLASS = "phm-card"
 SCRYFALL_IMAGE_URL = "https://api.scryfall.com/cards/named"
-
-
 SLUG_PLACEHOLDER = "card-slug-placeholder"
 
 
 @lru_cache(maxsize=16)
 def _card_url_pattern(script_prefix, urlconf):
-    """The card page's address with a placeholder for the slug: a page with hundreds of card names would
-    otherwise spend most of its time in `reverse` (a slug needs no escaping in a path)."""
+    """The card page's address with a placeholder for the slug, once per script prefix and URLconf (what
+    `reverse` reads): a page with hundreds of card names would otherwise spend most of its time in `reverse`.
+    A slug needs no escaping in a path."""
     return reverse("rounds:card-detail", kwargs={"slug": SLUG_PLACEHOLDER}, urlconf=urlconf)
 
 
