@@ -275,15 +275,21 @@ SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31536000 if SECURE_SSL_REDIRECT el
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=True)
 
+# --- Card images (off by default: the site then loads nothing from elsewhere) ------------------------------
+# On: card previews and card pages show Scryfall's image of the card, the text staying as the fallback.
+CARD_IMAGES = env_bool("CARD_IMAGES", default=False)
+# Scryfall's image URL by name answers with a redirect to its image host: the CSP must allow both.
+CARD_IMAGE_HOSTS = ["https://api.scryfall.com", "https://cards.scryfall.io"] if CARD_IMAGES else []
+
 # --- Content-Security-Policy (django-csp) -------------------------------------------------------------------
 # Nothing inline: every script and style is a file under /static/. The Swagger UI page (/api/docs/) loads its
-# own files and the schema from here too (phm.urls).
+# own files and the schema from here too (phm.urls). Images come from here only, unless CARD_IMAGES is on.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
         "style-src": ["'self'"],
-        "img-src": ["'self'", "data:"],
+        "img-src": ["'self'", "data:", *CARD_IMAGE_HOSTS],
         "font-src": ["'self'"],
         "connect-src": ["'self'"],
         "object-src": ["'none'"],

@@ -58,12 +58,14 @@ def round_detail(request, round_id):
         "announcement": announcement(round_, request.build_absolute_uri(round_.get_absolute_url())),
         "accepting": round_.accepts_hands_at(now),
         "revealed": state in (RoundState.REVEALED, RoundState.FINAL),
-        "accepted_cards": round_.accepted_cards.select_related("accepted_by"),
+        "accepted_cards": round_.accepted_cards.select_related("accepted_by__profile"),
         # What the submissions app adds: the viewer's hand, the revealed hands, whether they may review.
         "my_hand": None,
         "hands": [],
         "hands_bbcode": "",
         "can_review": False,
+        # What the scoring app adds once the hands are revealed: the viewer's matches.
+        "my_matches": [],
     }
     context.update(page_extensions.extra_context(page_extensions.ROUND_PAGE, request, round_, now, context))
     context["history"] = selectors.public_history(round_, {hand.player_id for hand in context["hands"]})

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import feeds, follow_views, moderation_views, round_views, views
+from . import feeds, follow_views, moderation_views, preview_views, round_views, views
 
 app_name = "rounds"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("cards/autocomplete/", views.card_autocomplete, name="card-autocomplete"),
     path("cards/check/", views.card_check, name="card-check"),
     path("cards/<slug:slug>/", views.card_detail, name="card-detail"),
+    path("cards/<slug:slug>/preview/", preview_views.card_preview, name="card-preview"),
     path("banned-lists/", views.banned_lists, name="banned-lists"),
     path("rounds/", round_views.round_list, name="round-list"),
     path("rounds/<int:round_id>/", round_views.round_detail, name="round-detail"),

@@ -116,12 +116,8 @@ def card_detail(request, slug):
 
 
 def banned_lists(request):
+    # Entries link to their card pages through the `card` tag, which resolves names in memory (no query).
     lists = services.banned_lists()
-    for banned_list in lists:
-        for entry in banned_list.entries.all():
-            # Resolved in memory (no query): entries link to their card pages when the catalog knows them.
-            resolution = resolve_name(entry.card_name)
-            entry.card_slug = resolution.card.slug if resolution.resolved else ""
     return render(
         request,
         "rounds/banned_lists.html",

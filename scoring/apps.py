@@ -5,5 +5,6 @@ class ScoringConfig(AppConfig):
     name = "scoring"
 
     def ready(self):
-        # signals: tables after reveals, tallies after disqualifications; card_pages: a card's metagame.
-        from . import card_pages, signals  # noqa: F401
+        # signals: tables after reveals, tallies after disqualifications; card_pages: a card's metagame;
+        # round_pages: the viewer's matches on a revealed round's page.
+        from . import card_pages, round_pages, signals  # noqa: F401

@@ -17,9 +17,6 @@ def player_detail(request, username):
     if player is None:
         raise Http404("No such player.")
     page = player_selectors.player_page(player, now=timezone.now())
-    slugs = metagame.card_slugs(name for entry in page.entries for name in entry.cards)
-    for entry in page.entries:
-        entry.card_links = [(name, slugs.get(name, "")) for name in entry.cards]
     x_labels, values = page.chart_series
     chart = None
     if page.entries:

@@ -178,7 +178,7 @@ def match_history(match):
     )
     challenges = list(
         Challenge.objects.filter(match=match)
-        .select_related("challenger", "resolved_by")
+        .select_related("challenger__profile", "resolved_by__profile")
         .order_by("created_at")
     )
     current = [report for report in reports if report.is_current]

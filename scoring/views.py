@@ -17,7 +17,7 @@ from rounds.moderation_views import moderator_required
 from rounds.services.leagues import can_manage_league
 from submissions.selectors import hands_of_round, is_playing, is_revealed
 
-from . import charts, exports, selectors, services
+from . import charts, exports, match_workbench, selectors, services
 from .models import Challenge
 from .outcomes import OUTCOMES
 
@@ -132,49 +132,36 @@ def match_detail(request, match_id):
             return redirect("scoring:match", match.pk)
         match = services.visible_match(match_id)
     history = selectors.match_history(match)
+    for report in history["reports"]:
+        report.words = match_workbench.result_words(match, report.points_a, report.points_b)
     side = services.side_of(request.user, match) if request.user.is_authenticated else None
     versions = selectors.current_versions([match.hand_a_id, match.hand_b_id])
     my_report = next(
         (r for r in history["reports"] if r.is_current and r.reporter_id == request.user.pk), None
     )
+    can_manage = can_manage_league(request.user, match.round.league)
     context = {
         "match": match,
         "round": match.round,
         "history": history,
         "side": side,
-        "sides": [
-            (match.hand_a, versions.get(match.hand_a_id), match.points_a),
-            (match.hand_b, versions.get(match.hand_b_id), match.points_b),
-        ],
-        "side_reports": [
-            (f"{match.hand_a.number_label} {match.hand_a.player.username}", history["side_a"]),
-            (f"{match.hand_b.number_label} {match.hand_b.player.username}", history["side_b"]),
-        ],
-        "outcomes": _outcomes_for(side),
-        "moderator_outcomes": _outcomes_for("a"),
+        "sides": match_workbench.sides(match, versions, request.user.pk),
+        "starting_convention": match_workbench.STARTING_PLAYER_CONVENTION,
+        "side_reports": [(match.hand_a, history["side_a"]), (match.hand_b, history["side_b"])],
+        "outcomes": match_workbench.result_choices(match, side),
+        "moderator_outcomes": match_workbench.result_choices(match, "other"),
+        "decided_words": match_workbench.result_words(match, match.decided_points_a, match.decided_points_b)
+        if match.has_decision
+        else "",
         "my_report": my_report,
         "my_report_value": f"{my_report.points_a}-{my_report.points_b}" if my_report else "",
-        "can_manage": can_manage_league(request.user, match.round.league),
+        "can_manage": can_manage,
         "final": match.round.state == "final",
         "errors": errors,
         "values": values,
-        "finalize_confirmation": FINALIZE_CONFIRMATION,
-        "trail": audit_trail(match) if can_manage_league(request.user, match.round.league) else [],
+        "trail": audit_trail(match).select_related("actor__profile") if can_manage else [],
     }
     return render(request, "scoring/match.html", context)
-
-
-def _outcomes_for(side):
-    """The five results as the viewer reads them: their own points first when they play the match."""
-    choices = []
-    for outcome in OUTCOMES:
-        points_a, points_b = (
-            (outcome.opponent_points, outcome.points)
-            if side == "b"
-            else (outcome.points, outcome.opponent_points)
-        )
-        choices.append({"outcome": outcome, "value": f"{points_a}-{points_b}"})
-    return choices
 
 
 def _points(request, prefix=""):

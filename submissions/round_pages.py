@@ -1,6 +1,7 @@
 """What the hands add to the rounds app's pages (rounds.page_extensions): the viewer's own hand, the revealed
 hands with their commitments, and whether the viewer may open the review page."""
 
+from rounds.catalog.texts import card_texts
 from rounds.page_extensions import ROUND_MANAGE_PAGE, ROUND_PAGE, provides
 
 from . import commitments, selectors
@@ -15,6 +16,11 @@ def hands_on_the_round_page(request, round_, now, context):
     for hand in hands:
         version = hand.committed_version
         hand.committed_text = commitments.version_text(version) if version else ""
+    # Each revealed card with its text (one query for every card of the round), for the page's grid of hands.
+    texts = card_texts(name for hand in hands if hand.current_version for name in hand.current_version.cards)
+    for hand in hands:
+        cards = hand.current_version.cards if hand.current_version else []
+        hand.card_entries = [(name, texts.get(name)) for name in cards]
     return {
         "my_hand": my_hand,
         "hands": hands,

@@ -47,7 +47,9 @@ def scoring_round(round_id):
 def visible_match(match_id, now=None):
     """The match, with its round and hands, once its round is revealed; ScoringNotFound otherwise."""
     match = (
-        Match.objects.select_related("round__league", "hand_a__player__profile", "hand_b__player__profile")
+        Match.objects.select_related(
+            "round__league", "hand_a__player__profile", "hand_b__player__profile", "decided_by__profile"
+        )
         .filter(pk=match_id)
         .first()
     )

@@ -65,14 +65,14 @@ def test_dispute_row_challenge_then_the_moderator_decides_and_finalizes(
     switch_user(page, live_server, p1, password)
     page.goto(match_12)
     expect(page.get_by_role("heading", name="Report your result")).to_be_visible()
-    page.get_by_label(re.compile(r"^6-0 — win-win")).check()
+    page.get_by_label("You won both games (6-0)").check()
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_text("Your result is saved.")).to_be_visible()
     expect(page.locator("h1")).to_contain_text("Reported by one side")
 
     switch_user(page, live_server, p2, password)
     page.goto(match_12)
-    page.get_by_label(re.compile(r"^6-0 — win-win")).check()
+    page.get_by_label("You won both games (6-0)").check()
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_text("Your result is saved.")).to_be_visible()
     expect(page.locator("h1")).to_contain_text("Disputed")
@@ -146,7 +146,9 @@ def test_dispute_row_challenge_then_the_moderator_decides_and_finalizes(
     # The moderator sets the disputed match to 4-1 ...
     page.get_by_role("link", name=f"01 Forum {p1} v 02 Forum {p2}").click()
     set_form = page.locator("form", has=page.locator("input[name=action][value=set]"))
-    set_form.get_by_label("4-1", exact=True).check()
+    set_form.get_by_label(
+        f"01 Forum {p1}'s “Hand of {p1}” won one game and drew the other — 4-1 to 01"
+    ).check()
     set_form.get_by_label("Note").fill("01 won the first game and drew the second, say both decklists.")
     set_form.get_by_role("button", name="Set result").click()
     expect(page.get_by_text("The result is set.")).to_be_visible()
@@ -155,10 +157,11 @@ def test_dispute_row_challenge_then_the_moderator_decides_and_finalizes(
 
     # ... and upholds the challenge of 01 v 04 with 2-2.
     page.goto(match_14)
-    challenge = page.locator(".card", has_text=REASON).filter(
+    tools = page.locator("section", has=page.get_by_role("heading", name="Moderator tools"))
+    challenge = tools.locator("form", has_text=REASON).filter(
         has=page.locator("input[name=action][value=resolve]")
     )
-    challenge.get_by_label("2-2", exact=True).check()
+    challenge.get_by_label("Split: one win each, or two draws — 2-2").check()
     challenge.get_by_label("Note").fill("Checked with both players: one win each.")
     challenge.get_by_role("button", name="Uphold").click()
     expect(page.get_by_text("The challenge is upheld.")).to_be_visible()

@@ -139,7 +139,7 @@ def test_rules_page_renders_the_rules_text(client):
 
 
 def test_round_list_and_page_queries_do_not_grow(
-    client, league, player, make_user, django_assert_max_num_queries
+    catalog_index, client, league, player, make_user, django_assert_max_num_queries
 ):
     def populate(count, offset):
         for n in range(count):

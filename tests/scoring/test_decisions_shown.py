@@ -166,7 +166,7 @@ def _queries(http, url):
     return len(ctx.captured_queries)
 
 
-def test_decisions_cost_no_query(decided_round, revealed_round, client, api_client):
+def test_decisions_cost_no_query(catalog_index, decided_round, revealed_round, client, api_client):
     """Decisions and the similar-hand note are fields of the version the pages already read."""
     round_, players = decided_round
     plain, plain_players = revealed_round(3)

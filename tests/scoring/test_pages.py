@@ -134,7 +134,7 @@ def test_moderator_page_queries_do_not_grow_with_hands(revealed_round, client, m
 
 
 def test_match_page_queries_do_not_grow_with_hands_or_reports(
-    revealed_round, client, moderator, make_players
+    catalog_index, revealed_round, client, moderator, make_players
 ):
     counts = []
     for size in (3, 20):
