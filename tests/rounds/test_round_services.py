@@ -202,8 +202,10 @@ def test_extend_deadline_must_move_it_later(league, moderator):
 def test_close_now_is_idempotent_and_audited_once(league, moderator):
     round_ = new_round(league, moderator)
     closed_at = NOON + timedelta(hours=5)
-    services.close_round_now(actor=moderator, round_id=round_.pk, now=closed_at)
-    services.close_round_now(actor=moderator, round_id=round_.pk, now=closed_at + timedelta(minutes=1))
+    # The clock stands at closed_at: closing never sets a deadline before the real moment of the lock.
+    with time_machine.travel(closed_at, tick=False):
+        services.close_round_now(actor=moderator, round_id=round_.pk, now=closed_at)
+        services.close_round_now(actor=moderator, round_id=round_.pk, now=closed_at + timedelta(minutes=1))
     round_.refresh_from_db()
     assert round_.deadline == closed_at
     assert round_.state_at(closed_at) == RoundState.REVEALED
