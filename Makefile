@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: install run test lint format worker beat migrate clean
+.PHONY: install run demo test lint format worker beat migrate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,14 @@ run: migrate
 	@echo "  PHM Moderator is starting on http://$(HOST):$(PORT)/"
 	@echo "  Log in as the demo moderator: username 'moderator', password 'phm-moderator'"
 	@echo "  (stop with Ctrl-C)"
+	@echo ""
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Like `run`, on a site filled with a living demo (manage.py seed_demo: idempotent, prints the logins).
+demo: migrate
+	@DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo --url http://$(HOST):$(PORT)
+	@echo ""
+	@echo "  PHM Moderator is starting on http://$(HOST):$(PORT)/ with the demo (stop with Ctrl-C)"
 	@echo ""
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 

@@ -1,7 +1,8 @@
 """Builds the demo of `home.demo.data` through the services, exactly as the site would: rounds are created and
 opened, hands submitted (judged by the hand form's check, with their commitments and receipts), revealed,
 reported row by row, disputed, challenged, decided and finalized, so tallies, standings, audit trails and
-notifications are all the real ones. Past rounds are built with the services' `now=` arguments.
+notifications are all the real ones. Past rounds are built at their own moments: the services get `now=`,
+and Django's clock says the same meanwhile (Clock.set_to), so every timestamp tells the demo's story.
 
 All or nothing: everything is written in one transaction, and a hand that is not legal, a row that does not
 add up or a service that refuses stops the whole seeding (DemoError), leaving the database as it was.
@@ -9,18 +10,22 @@ Idempotent: a league the demo already built is left as it is; a league of the sa
 not build is refused, never touched.
 """
 
+import itertools
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, timedelta
 from io import StringIO
+from unittest import mock
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone as django_timezone
 
 from accounts import services as account_services
 from accounts.management.commands.create_demo_moderator import DEMO_USERNAME
+from outbox import inbox
 from phm.tasks import publishing_held
 from rounds.models import League
 from rounds.services import leagues as round_services
@@ -55,18 +60,30 @@ class SeededLeague:
     created: bool  # False: it was already there, left as it was
 
 
-@dataclass(frozen=True)
 class Clock:
-    """The demo's days are counted from midnight UTC of the day it is seeded."""
+    """The demo's days are counted from midnight UTC of the day it is seeded (`now`)."""
 
-    now: datetime
-
-    @property
-    def midnight(self):
-        return self.now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    def __init__(self, now):
+        self.now = now
+        self.midnight = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
     def at(self, days, hour):
         return self.midnight + timedelta(days=days, hours=hour)
+
+    @contextmanager
+    def set_to(self, moment):
+        """Run a step of the story as if it were `moment`. The services are given `now=moment` for what they
+        decide; what they stamp without asking (auto_now fields, audit entries, reports, decisions,
+        notifications, outbox messages) reads Django's clock, which says `moment` too meanwhile — a
+        microsecond later at each reading, so rows keep the order they were made in. Only this process's
+        clock, only for the step."""
+        readings = itertools.count()
+
+        def now():
+            return moment + timedelta(microseconds=next(readings))
+
+        with mock.patch.object(django_timezone, "now", now):
+            yield
 
 
 def seed_demo(now=None):
@@ -75,10 +92,11 @@ def seed_demo(now=None):
     Nothing is published to the workers meanwhile (phm.tasks.publishing_held): the command does the tasks'
     work itself, and the mail it causes waits in the outbox as usual, for the workers' backstop or
     `send_pending_mail` — the command itself sends nothing."""
-    clock = Clock(now or timezone.now())
+    clock = Clock(now or django_timezone.now())
     with publishing_held(), transaction.atomic():
         moderator = _demo_moderator()
-        players = _players()
+        with clock.set_to(_first_opening(clock) - timedelta(days=2)):
+            players = _players()
         seeded = []
         for spec in data.LEAGUES:
             league = _existing_league(spec, moderator)
@@ -126,6 +144,10 @@ def _usernames():
     return [spec.username for spec in data.PLAYERS]
 
 
+def _first_opening(clock):
+    return min(clock.at(r.schedule.opened, 18) for league in data.LEAGUES for r in league.rounds)
+
+
 # Leagues ----------------------------------------------------------------------------------------------------
 
 
@@ -147,9 +169,10 @@ def _existing_league(spec, moderator):
 
 def _build_league(spec, moderator, players, clock):
     try:
-        league = round_services.create_league(
-            actor=moderator, name=spec.name, rounds_planned=spec.rounds_planned, moderators=[moderator]
-        )
+        with clock.set_to(clock.at(spec.rounds[0].schedule.opened, 12)):
+            league = round_services.create_league(
+                actor=moderator, name=spec.name, rounds_planned=spec.rounds_planned, moderators=[moderator]
+            )
     except RoundInputError as error:
         raise DemoError(f"{spec.name}: {_errors_text(error.errors)}") from None
     for round_spec in spec.rounds:
@@ -182,6 +205,11 @@ class _RoundBuilder:
     def fail(self, message):
         raise DemoError(f"{self.where()}: {message}")
 
+    def run(self, moment, service, **arguments):
+        """`service(now=moment, …)`, with the clock at `moment` (Clock.set_to)."""
+        with self.clock.set_to(moment):
+            return service(now=moment, **arguments)
+
     def build(self):
         rows = self.result_rows() if self.spec.final else {}
         try:
@@ -201,18 +229,22 @@ class _RoundBuilder:
     # Before the deadline ------------------------------------------------------------------------------------
 
     def open(self):
-        self.round = round_services.create_round(
+        self.round = self.run(
+            self.opened,
+            round_services.create_round,
             actor=self.moderator,
             league=self.league,
-            now=self.opened,
             open_now=True,
             title=self.spec.title,
             deadline=self.deadline,
             **self.spec.rules,
         )
         if self.spec.moderator_previews:
-            hand_services.declare_not_playing(
-                moderator=self.moderator, round_id=self.round.pk, now=self.opened + timedelta(hours=1)
+            self.run(
+                self.opened + timedelta(hours=1),
+                hand_services.declare_not_playing,
+                moderator=self.moderator,
+                round_id=self.round.pk,
             )
 
     def submit_hands(self):
@@ -235,20 +267,25 @@ class _RoundBuilder:
                 self.submit(entry, version, start + step * (count + index) + timedelta(minutes=later))
 
     def submit(self, entry, version, moment):
-        player = self.player(entry.player)
-        return hand_services.submit_hand(
-            player=player,
+        return self.run(
+            moment,
+            hand_services.submit_hand,
+            player=self.player(entry.player),
             round_id=self.round.pk,
             name=version.name,
             cards=split_cards(version.cards),
             attested=hand_services.EVERY_LISTED_RULE,
             decisions=entry.decisions,
-            now=moment,
         )
 
     def review(self, entry, action, moment, **details):
-        hand_services.review_hand(
-            actor=self.moderator, hand_id=self.hands[entry.player].pk, action=action, now=moment, **details
+        self.run(
+            moment,
+            hand_services.review_hand,
+            actor=self.moderator,
+            hand_id=self.hands[entry.player].pk,
+            action=action,
+            **details,
         )
 
     def player(self, username):
@@ -262,7 +299,7 @@ class _RoundBuilder:
         return self.deadline + timedelta(**delay)
 
     def reveal(self):
-        scoring_services.build_match_table(self.round.pk, now=self.after_deadline(minutes=5))
+        self.run(self.after_deadline(minutes=5), scoring_services.build_match_table, round_id=self.round.pk)
         for number, entry in enumerate(self.spec.entries, start=1):
             hand = self.hands[entry.player]
             hand.refresh_from_db(fields=["number"])
@@ -301,75 +338,81 @@ class _RoundBuilder:
         return rows
 
     def report(self, rows):
-        """Each player who reports posts their own row, a few hours apart; then the players who checked
-        other matches (6.3a)."""
+        """Each player who reports comes to the site (reading their notifications) and posts their own row, a
+        few hours apart; then the players who checked other matches (6.3a)."""
         for number, entry in enumerate(self.spec.entries, start=1):
             if entry.player in self.spec.silent:
                 continue
-            scoring_services.report_row(
-                player=self.player(entry.player),
-                round_id=self.round.pk,
-                row=rows[number],
-                now=self.after_deadline(hours=2 + 3 * number),
+            moment = self.after_deadline(hours=2 + 3 * number)
+            player = self.player(entry.player)
+            self.run(moment, inbox.mark_read, user=player, everything=True)
+            self.run(
+                moment, scoring_services.report_row, player=player, round_id=self.round.pk, row=rows[number]
             )
         for verification in self.spec.verifications:
             points_a, points_b = _points(verification.result)
-            scoring_services.report_match(
+            self.run(
+                self.after_deadline(days=1, hours=8),
+                scoring_services.report_match,
                 reporter=self.player(verification.reporter),
                 match_id=self.match(verification.hands).pk,
                 points_a=points_a,
                 points_b=points_b,
-                now=self.after_deadline(days=1),
             )
 
     def decide(self):
         """Challenges raised, disputes decided, challenges answered, bonus points awarded."""
         challenges = [
-            scoring_services.challenge_match(
+            self.run(
+                self.after_deadline(days=1, hours=12),
+                scoring_services.challenge_match,
                 challenger=self.player(spec.challenger),
                 match_id=self.match(spec.hands).pk,
                 reason=spec.reason,
-                now=self.after_deadline(days=1, hours=12),
             )
             for spec in self.spec.challenges
         ]
         for dispute in self.spec.disputes:
             points_a, points_b = _points(dispute.result)
-            scoring_services.set_result(
+            self.run(
+                self.after_deadline(days=2),
+                scoring_services.set_result,
                 actor=self.moderator,
                 match_id=self.match(dispute.hands).pk,
                 points_a=points_a,
                 points_b=points_b,
                 note=dispute.note,
-                now=self.after_deadline(days=2),
             )
         for challenge, spec in zip(challenges, self.spec.challenges, strict=True):
             points_a, points_b = _points(spec.result) if spec.result else (None, None)
-            scoring_services.resolve_challenge(
+            self.run(
+                self.after_deadline(days=2, hours=12),
+                scoring_services.resolve_challenge,
                 actor=self.moderator,
                 challenge_id=challenge.pk,
                 decision=spec.decision,
                 points_a=points_a,
                 points_b=points_b,
                 note=spec.note,
-                now=self.after_deadline(days=2, hours=12),
             )
         for bonus in self.spec.bonuses:
-            scoring_services.award_bonus(
+            self.run(
+                self.after_deadline(days=3),
+                scoring_services.award_bonus,
                 actor=self.moderator,
                 round_id=self.round.pk,
                 player_username=self.player(bonus.player).username,
                 points=bonus.points,
                 reason=bonus.reason,
-                now=self.after_deadline(days=3),
             )
 
     def finalize(self):
         """Without force: a round of the demo has no open dispute or challenge left when it is finalized."""
-        scoring_services.finalize_round(
+        self.run(
+            self.clock.at(self.spec.schedule.finalized, 21),
+            scoring_services.finalize_round,
             actor=self.moderator,
             round_id=self.round.pk,
-            now=self.clock.at(self.spec.schedule.finalized, 21),
         )
 
     def match(self, hands):
