@@ -10,12 +10,9 @@ Idempotent: a league the demo already built is left as it is; a league of the sa
 not build is refused, never touched.
 """
 
-import itertools
-from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import timedelta
 from io import StringIO
-from unittest import mock
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -37,6 +34,7 @@ from scoring.outcomes import is_legal_pair
 from submissions import services as hand_services
 
 from . import data
+from .clock import Clock
 from .specs import Version, split_cards
 
 SERVICE_ERRORS = (
@@ -58,32 +56,6 @@ class DemoError(Exception):
 class SeededLeague:
     league: League
     created: bool  # False: it was already there, left as it was
-
-
-class Clock:
-    """The demo's days are counted from midnight UTC of the day it is seeded (`now`)."""
-
-    def __init__(self, now):
-        self.now = now
-        self.midnight = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-
-    def at(self, days, hour):
-        return self.midnight + timedelta(days=days, hours=hour)
-
-    @contextmanager
-    def set_to(self, moment):
-        """Run a step of the story as if it were `moment`. The services are given `now=moment` for what they
-        decide; what they stamp without asking (auto_now fields, audit entries, reports, decisions,
-        notifications, outbox messages) reads Django's clock, which says `moment` too meanwhile — a
-        microsecond later at each reading, so rows keep the order they were made in. Only this process's
-        clock, only for the step."""
-        readings = itertools.count()
-
-        def now():
-            return moment + timedelta(microseconds=next(readings))
-
-        with mock.patch.object(django_timezone, "now", now):
-            yield
 
 
 def seed_demo(now=None):

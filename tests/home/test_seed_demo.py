@@ -181,6 +181,11 @@ def test_timestamps_tell_the_story(living):
     assert first.deadline < report.created_at < first.deadline + timezone.timedelta(days=1)
     opened = AuditEntry.objects.get(action="round.opened", object_id=first.pk, content_type__model="round")
     assert abs(opened.created_at - first.opened_at) < timezone.timedelta(seconds=1)
+    # Nothing is stamped with the moment of the seeding itself: the story's last step is hours before it.
+    an_hour_ago = timezone.now() - timezone.timedelta(hours=1)
+    for model in (AuditEntry, Notification, Message, MatchReport, HandVersion, Hand):
+        field = "submitted_at" if model is HandVersion else "created_at"
+        assert not model.objects.filter(**{f"{field}__gt": an_hour_ago}).exists(), model.__name__
 
 
 def test_mail_waits_in_the_outbox_and_nothing_was_sent(seeded, db):
