@@ -31,9 +31,13 @@ run: migrate
 	@echo ""
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# Like `run`, on a site filled with a living demo (manage.py seed_demo: idempotent, prints the logins).
+# Like `run`, on a site filled with a living demo (manage.py seed_demo: idempotent, prints the logins). The
+# demo's mail waits in the outbox like any; it is then delivered as the backstop would, to the console backend
+# and out of sight, so the demo moderator is not told of weeks-old undelivered mail.
 demo: migrate
 	@DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo --url http://$(HOST):$(PORT)
+	@DEBUG=$${DEBUG:-1} EMAIL_BACKEND=django.core.mail.backends.console.EmailBackend \
+		$(BIN)/python manage.py send_pending_mail > /dev/null
 	@echo ""
 	@echo "  PHM Moderator is starting on http://$(HOST):$(PORT)/ with the demo (stop with Ctrl-C)"
 	@echo ""

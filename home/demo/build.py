@@ -239,10 +239,13 @@ class _RoundBuilder:
                 self.submit(entry, version, start + step * (count + index) + timedelta(minutes=later))
 
     def submit(self, entry, version, moment):
+        """A player on the site: they read their notifications, then send their hand."""
+        player = self.player(entry.player)
+        self.run(moment, inbox.mark_read, user=player, everything=True)
         return self.run(
-            moment,
+            moment + timedelta(minutes=1),
             hand_services.submit_hand,
-            player=self.player(entry.player),
+            player=player,
             round_id=self.round.pk,
             name=version.name,
             cards=split_cards(version.cards),
