@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: install run test lint format worker beat migrate clean
+.PHONY: install run demo test lint format worker beat migrate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,18 @@ run: migrate
 	@echo "  PHM Moderator is starting on http://$(HOST):$(PORT)/"
 	@echo "  Log in as the demo moderator: username 'moderator', password 'phm-moderator'"
 	@echo "  (stop with Ctrl-C)"
+	@echo ""
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Like `run`, on a site filled with a living demo (manage.py seed_demo: idempotent, prints the logins). The
+# demo's mail waits in the outbox like any; it is then delivered as the backstop would, to the console backend
+# and out of sight, so the demo moderator is not told of weeks-old undelivered mail.
+demo: migrate
+	@DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo --url http://$(HOST):$(PORT)
+	@DEBUG=$${DEBUG:-1} EMAIL_BACKEND=django.core.mail.backends.console.EmailBackend \
+		$(BIN)/python manage.py send_pending_mail > /dev/null
+	@echo ""
+	@echo "  PHM Moderator is starting on http://$(HOST):$(PORT)/ with the demo (stop with Ctrl-C)"
 	@echo ""
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 

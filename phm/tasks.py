@@ -8,6 +8,8 @@ further ahead than TASK_ETA_HORIZON, so no message outlives the broker's visibil
 
 import logging
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import timedelta
 
 from celery import shared_task
@@ -21,11 +23,27 @@ logger = logging.getLogger(__name__)
 # would otherwise pay for a connection attempt (and a traceback in the log).
 BROKER_RETRY_AFTER = 5.0
 _broker_down_until = 0.0
+_publishing_held = ContextVar("publishing_held", default=False)
+
+
+@contextmanager
+def publishing_held():
+    """Publish nothing inside the block: for a bulk loader (seed_demo) that does the tasks' work itself.
+    What it would have published is dropped, safely: every task is reconstructible (the beat backstops, or
+    `send_pending_mail`, pick up pending mail and stale tallies), and on the embedded default nothing is
+    then sent inline by the loader."""
+    token = _publishing_held.set(True)
+    try:
+        yield
+    finally:
+        _publishing_held.reset(token)
 
 
 def publish(task, *args, countdown=None, eta=None):
     """Send `task(*args)` to the workers; False (logged, one line) when the broker cannot take it."""
     global _broker_down_until
+    if _publishing_held.get():
+        return False
     eager = task.app.conf.task_always_eager
     if not eager and time.monotonic() < _broker_down_until:
         logger.warning("Broker down: %s%r left for the backstop", task.name, tuple(args))
