@@ -18,7 +18,7 @@ from rounds.round_api import RoundInputSerializer, RoundSerializer
 from rounds.services.leagues import standing_banned_entries
 from submissions.selectors import hands_of_round
 
-from . import exports, selectors, services
+from . import exports, selectors, services, table_reply
 from .outcomes import POINTS_VALUES
 from .standings import league_standings
 
@@ -372,12 +372,13 @@ class RoundReopenView(APIView):
 class RoundTableView(APIView):
     @extend_schema(responses=TableRowSerializer(many=True))
     def get(self, request, round_id):
+        """The same bytes for everyone once the round is revealed (404 before): cached, compressed and
+        revalidated by its ETag (scoring.table_reply)."""
         round_ = _round(round_id)
         try:
-            table = selectors.results_table(round_, viewer=request.user, cells=False)
+            return table_reply.respond(request, round_)
         except services.SCORING_ERRORS as error:
             return _answer(error)
-        return Response(TableRowSerializer(table.by_rank, many=True).data)
 
 
 class RoundBonusView(APIView):

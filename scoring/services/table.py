@@ -66,16 +66,27 @@ def build_match_table(round_id, now=None):
 
 def _insert_every_pair(round_id):
     """INSERT … SELECT over the hands joined with themselves: N·(N-1)/2 rows without shipping them through
-    Python (499,500 for 1,000 hands). `a` is the lower entry number (API.md)."""
+    Python (499,500 for 1,000 hands). `a` is the lower entry number (API.md).
+
+    The rows go in in (hand a, hand b) order, so the pair index grows at its right end instead of taking
+    them in hash-join order all over the tree. The caller holds the round's lock and no `RoundTally` exists,
+    so normally the round has no match yet and a plain INSERT is enough; `ON CONFLICT DO NOTHING` (a
+    speculative insertion per row, about a third slower) is kept for a round that has some already (an
+    imported league). The unique pair constraint stands behind both."""
     match_table = connection.ops.quote_name(Match._meta.db_table)
     hand_table = connection.ops.quote_name(Hand._meta.db_table)
-    sql = (
-        f"INSERT INTO {match_table} (round_id, hand_a_id, hand_b_id, status, decided_note, needs_new_result, "  # noqa: S608
-        "updated_at) "
-        f"SELECT a.round_id, a.id, b.id, 'unreported', '', false, %s FROM {hand_table} a "
+    pairs = (
+        f"SELECT a.round_id, a.id, b.id, 'unreported', '', false, %s FROM {hand_table} a "  # noqa: S608
         f"JOIN {hand_table} b ON b.round_id = a.round_id AND b.number > a.number "
         "WHERE a.round_id = %s AND a.number IS NOT NULL AND a.status <> %s AND b.status <> %s "
-        "ON CONFLICT DO NOTHING"
+        "ORDER BY a.id, b.id"
+    )
+    if Match.objects.filter(round_id=round_id).exists():
+        # SQLite needs a WHERE between a SELECT and its upsert clause (an ORDER BY does not count).
+        pairs = f"SELECT * FROM ({pairs}) pairs WHERE true ON CONFLICT DO NOTHING"  # noqa: S608
+    sql = (
+        f"INSERT INTO {match_table} (round_id, hand_a_id, hand_b_id, status, decided_note, needs_new_result, "
+        f"updated_at) {pairs}"
     )
     disqualified = HandStatus.DISQUALIFIED.value
     with connection.cursor() as cursor:

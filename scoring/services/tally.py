@@ -36,15 +36,21 @@ def hands_in_table(round_id, *, with_players=True, with_bonus=False):
     hands = Hand.objects.filter(VALID_HAND, round_id=round_id, number__isnull=False).order_by("number")
     hands = hands.select_related("player__profile") if with_players else hands.only("pk", "number")
     if with_bonus:
-        awards = (
-            BonusAward.objects.counted()
-            .filter(round_id=OuterRef("round_id"), player_id=OuterRef("player_id"))
-            .values("player_id")
-            .annotate(total=Sum("points"))
-            .values("total")
-        )
-        hands = hands.annotate(round_bonus=Coalesce(Subquery(awards), 0))
+        hands = hands.annotate(round_bonus=round_bonus())
     return list(hands)
+
+
+def round_bonus():
+    """For a query of hands: the hand's player's bonus League points in the hand's round (6.2, 7.7), 0 for
+    none (a subquery, so no extra query)."""
+    awards = (
+        BonusAward.objects.counted()
+        .filter(round_id=OuterRef("round_id"), player_id=OuterRef("player_id"))
+        .values("player_id")
+        .annotate(total=Sum("points"))
+        .values("total")
+    )
+    return Coalesce(Subquery(awards), 0)
 
 
 def points_by_hand(round_id):
@@ -136,15 +142,18 @@ def note_results_changed(round_id):
 
 def store_tally(round_id):
     """Store the round's table unless the stored one is current; True when it wrote. The tally row is locked
-    first: every result change bumps the revision under that same lock, so the revision recorded is exactly
-    the one the table was computed from."""
+    first, by the UPDATE that records the revision: every result change bumps the revision under that same
+    lock, so the revision recorded is exactly the one the lines below are computed from (they are read by the
+    next statement, after the lock)."""
     with transaction.atomic():
-        tally = RoundTally.objects.select_for_update().filter(round_id=round_id).first()
-        if tally is None or tally.is_current:
+        recorded = (
+            RoundTally.objects.filter(round_id=round_id)
+            .exclude(tallied_revision=F("revision"))
+            .update(tallied_revision=F("revision"), tallied_at=timezone.now())
+        )
+        if not recorded:
             return False  # no table yet, or another run already stored this revision
         write_tally(round_id)
-        tally.tallied_revision, tally.tallied_at = tally.revision, timezone.now()
-        tally.save(update_fields=["tallied_revision", "tallied_at"])
     return True
 
 
@@ -152,17 +161,20 @@ def write_tally(round_id):
     """Every valid hand's stored line in one INSERT … SELECT … ON CONFLICT: points over the matches in the
     table, League points half up as integers, ranks by RANK() — the same numbers `compute_tally` gives
     (tested), without shipping matches or lines through Python (bench/tally.py: the fixed cost of small
-    rounds)."""
-    # A hand leaves the table only by disqualification: drop its stored line.
-    HandTally.objects.filter(round_id=round_id, hand__status=HandStatus.DISQUALIFIED).delete()
+    rounds). Lines whose numbers did not change are left as they are."""
     quote = connection.ops.quote_name
     lines, hands, matches = (quote(model._meta.db_table) for model in (HandTally, Hand, Match))
     rank = quote("rank")
     disqualified = HandStatus.DISQUALIFIED.value
     valid = f"round_id = %s AND status <> '{disqualified}' AND number IS NOT NULL"
     out_of_table = f"(SELECT id FROM {hands} WHERE round_id = %s AND status = '{disqualified}')"  # noqa: S608
-    # Table names come from the models and values go as parameters.
+    # Table names come from the models and values go as parameters. A hand leaves the table only by
+    # disqualification: its stored line goes, in the same statement on PostgreSQL (a data-modifying CTE), in
+    # one more elsewhere.
+    drop = f"DELETE FROM {lines} WHERE round_id = %s AND hand_id IN {out_of_table}"  # noqa: S608
+    with_drop = connection.vendor == "postgresql"
     sql = f"""
+        {f"WITH dropped AS ({drop})" if with_drop else ""}
         INSERT INTO {lines} (round_id, hand_id, points, opponents, league_points, {rank})
         SELECT %s, id, points, opponents, league_points, RANK() OVER (ORDER BY league_points DESC)
         FROM (
@@ -188,10 +200,14 @@ def write_tally(round_id):
         WHERE true
         ON CONFLICT (hand_id) DO UPDATE SET points = excluded.points, opponents = excluded.opponents,
             league_points = excluded.league_points, {rank} = excluded.{rank}
+        -- A line that did not change is not written again: no new row version, no WAL for it.
+        WHERE ({lines}.points, {lines}.opponents, {lines}.league_points, {lines}.{rank})
+            <> (excluded.points, excluded.opponents, excluded.league_points, excluded.{rank})
     """  # noqa: S608
-    params = [round_id] * sql.count("%s")
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        if not with_drop:
+            cursor.execute(drop, [round_id] * drop.count("%s"))
+        cursor.execute(sql, [round_id] * sql.count("%s"))
 
 
 def stale_tallies():
