@@ -381,6 +381,25 @@ class RoundTableView(APIView):
             return _answer(error)
 
 
+class RoundTableProgressView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, round_id):
+        """`{"ready", "built", "total", "percent"}`: whether the match table exists, or how many of its
+        matches a background build has made (it is queued if it was not); 404 before the reveal."""
+        round_ = _round(round_id)
+        progress = services.table_or_progress(round_)
+        if progress is None:
+            raise NotFound("The results of this round are not open yet: its hands are not revealed.")
+        return Response(
+            {
+                "ready": progress.ready,
+                "built": progress.built,
+                "total": progress.total,
+                "percent": progress.percent,
+            }
+        )
+
+
 class RoundBonusView(APIView):
     permission_classes = [IsAuthenticated]
 
