@@ -158,10 +158,16 @@ def store_tally(round_id):
 
 
 def write_tally(round_id):
-    """Every valid hand's stored line in one INSERT … SELECT … ON CONFLICT: points over the matches in the
-    table, League points half up as integers, ranks by RANK() — the same numbers `compute_tally` gives
-    (tested), without shipping matches or lines through Python (bench/tally.py: the fixed cost of small
-    rounds). Lines whose numbers did not change are left as they are."""
+    """Every valid hand's stored line, computed in SQL: points over the matches in the table, League points
+    half up as integers, ranks by RANK() — the same numbers `compute_tally` gives (tested), without shipping
+    matches or lines through Python (bench/tally.py: the fixed cost of small rounds). Only lines whose
+    numbers changed are written.
+
+    On PostgreSQL it is one statement: the lines computed once (a CTE), the lines of hands that left the
+    table deleted, the changed ones updated, the missing ones inserted. Not an upsert: `ON CONFLICT DO
+    UPDATE … WHERE` locks every conflicting row (a write per line) even when it leaves it as it is. Callers
+    hold the round's tally row locked, so no other writer of these lines runs meanwhile (and the unique hand
+    constraint stands behind the insert). Elsewhere: a DELETE and an upsert."""
     quote = connection.ops.quote_name
     lines, hands, matches = (quote(model._meta.db_table) for model in (HandTally, Hand, Match))
     rank = quote("rank")
@@ -169,45 +175,69 @@ def write_tally(round_id):
     valid = f"round_id = %s AND status <> '{disqualified}' AND number IS NOT NULL"
     out_of_table = f"(SELECT id FROM {hands} WHERE round_id = %s AND status = '{disqualified}')"  # noqa: S608
     # Table names come from the models and values go as parameters. A hand leaves the table only by
-    # disqualification: its stored line goes, in the same statement on PostgreSQL (a data-modifying CTE), in
-    # one more elsewhere.
+    # disqualification: its stored line goes.
     drop = f"DELETE FROM {lines} WHERE round_id = %s AND hand_id IN {out_of_table}"  # noqa: S608
-    with_drop = connection.vendor == "postgresql"
-    sql = f"""
-        {f"WITH dropped AS ({drop})" if with_drop else ""}
-        INSERT INTO {lines} (round_id, hand_id, points, opponents, league_points, {rank})
-        SELECT %s, id, points, opponents, league_points, RANK() OVER (ORDER BY league_points DESC)
+    computed = f"""
+        SELECT %s AS round_id, id AS hand_id, points, opponents, league_points,
+            RANK() OVER (ORDER BY league_points DESC) AS {rank}
         FROM (
-            SELECT h.id, COALESCE(s.points, 0) AS points, c.opponents,
-                CASE WHEN c.opponents > 0
-                    THEN (200 * COALESCE(s.points, 0) + c.opponents) / (2 * c.opponents) ELSE 0 END
+            SELECT id, points, opponents,
+                CASE WHEN opponents > 0 THEN (200 * points + opponents) / (2 * opponents) ELSE 0 END
                     AS league_points
-            FROM {hands} h
-            CROSS JOIN (SELECT COUNT(*) - 1 AS opponents FROM {hands} WHERE {valid}) c
-            LEFT JOIN (
-                SELECT hand, SUM(points) AS points FROM (
-                    SELECT hand_a_id AS hand, points_a AS points FROM {matches}
-                    WHERE round_id = %s AND points_a IS NOT NULL
-                        AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
-                    UNION ALL
-                    SELECT hand_b_id, points_b FROM {matches}
-                    WHERE round_id = %s AND points_b IS NOT NULL
-                        AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
-                ) sides GROUP BY hand
-            ) s ON s.hand = h.id
-            WHERE h.{valid}
-        ) computed
-        WHERE true
-        ON CONFLICT (hand_id) DO UPDATE SET points = excluded.points, opponents = excluded.opponents,
-            league_points = excluded.league_points, {rank} = excluded.{rank}
-        -- A line that did not change is not written again: no new row version, no WAL for it.
-        WHERE ({lines}.points, {lines}.opponents, {lines}.league_points, {lines}.{rank})
-            <> (excluded.points, excluded.opponents, excluded.league_points, excluded.{rank})
+            FROM (
+                -- Every other valid hand is an opponent: counted once by the window, not once per hand.
+                SELECT h.id, COALESCE(s.points, 0) AS points, COUNT(*) OVER () - 1 AS opponents
+                FROM {hands} h
+                LEFT JOIN (
+                    SELECT hand, SUM(points) AS points FROM (
+                        SELECT hand_a_id AS hand, points_a AS points FROM {matches}
+                        WHERE round_id = %s AND points_a IS NOT NULL
+                            AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
+                        UNION ALL
+                        SELECT hand_b_id, points_b FROM {matches}
+                        WHERE round_id = %s AND points_b IS NOT NULL
+                            AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
+                    ) sides GROUP BY hand
+                ) s ON s.hand = h.id
+                WHERE h.{valid}
+            ) counted
+        ) ranked
     """  # noqa: S608
+    columns = f"points, opponents, league_points, {rank}"
+    if connection.vendor == "postgresql":
+        statements = [
+            f"""
+            WITH computed AS MATERIALIZED ({computed}),
+            dropped AS ({drop}),
+            changed AS (
+                UPDATE {lines} stored SET points = c.points, opponents = c.opponents,
+                    league_points = c.league_points, {rank} = c.{rank}
+                FROM computed c
+                WHERE stored.hand_id = c.hand_id
+                    AND (stored.points, stored.opponents, stored.league_points, stored.{rank})
+                        <> (c.points, c.opponents, c.league_points, c.{rank})
+            )
+            INSERT INTO {lines} (round_id, hand_id, {columns})
+            SELECT round_id, hand_id, {columns} FROM computed c
+            WHERE NOT EXISTS (SELECT 1 FROM {lines} stored WHERE stored.hand_id = c.hand_id)
+            """  # noqa: S608
+        ]
+    else:
+        statements = [
+            drop,
+            f"""
+            INSERT INTO {lines} (round_id, hand_id, {columns})
+            SELECT round_id, hand_id, {columns} FROM ({computed}) c
+            WHERE true
+            ON CONFLICT (hand_id) DO UPDATE SET points = excluded.points, opponents = excluded.opponents,
+                league_points = excluded.league_points, {rank} = excluded.{rank}
+            WHERE ({lines}.points, {lines}.opponents, {lines}.league_points, {lines}.{rank})
+                <> (excluded.points, excluded.opponents, excluded.league_points, excluded.{rank})
+            """,  # noqa: S608
+        ]
     with connection.cursor() as cursor:
-        if not with_drop:
-            cursor.execute(drop, [round_id] * drop.count("%s"))
-        cursor.execute(sql, [round_id] * sql.count("%s"))
+        for sql in statements:
+            cursor.execute(sql, [round_id] * sql.count("%s"))
 
 
 def stale_tallies():
