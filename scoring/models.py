@@ -44,11 +44,19 @@ class Match(models.Model):
 
     # No single-column indexes on round and hand_a: the (round, status) index and the unique pair cover them,
     # and every index costs time when a 1,000-hand round inserts its 499,500 matches.
+    # Not foreign-key constraints: three per-row checks made 1.5 million of them for such a round, more than
+    # half of its build. The database checks the same, and more (both hands are hands of the match's round),
+    # once per statement with triggers (migration 0005): a match's hands exist and are locked as a foreign key
+    # would lock them, its round and hands never change, a hand with matches cannot be deleted.
     round = models.ForeignKey(
-        "rounds.Round", on_delete=models.CASCADE, related_name="matches", db_index=False
+        "rounds.Round", on_delete=models.CASCADE, related_name="matches", db_index=False, db_constraint=False
     )
-    hand_a = models.ForeignKey("submissions.Hand", on_delete=models.CASCADE, related_name="+", db_index=False)
-    hand_b = models.ForeignKey("submissions.Hand", on_delete=models.CASCADE, related_name="+")
+    hand_a = models.ForeignKey(
+        "submissions.Hand", on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
+    hand_b = models.ForeignKey(
+        "submissions.Hand", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     points_a = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The result as it stands.")
     points_b = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=MatchStatus.choices, default=MatchStatus.UNREPORTED)
