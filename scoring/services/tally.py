@@ -145,12 +145,20 @@ def store_tally(round_id):
     first, by the UPDATE that records the revision: every result change bumps the revision under that same
     lock, so the revision recorded is exactly the one the lines below are computed from (they are read by the
     next statement, after the lock)."""
+    table = connection.ops.quote_name(RoundTally._meta.db_table)
+    record = (
+        f"UPDATE {table} SET tallied_revision = revision, tallied_at = %s "  # noqa: S608
+        "WHERE round_id = %s AND (tallied_revision IS NULL OR tallied_revision <> revision)"
+    )
+    if connection.vendor == "postgresql":
+        # The stored tally is derived data: a crash that loses this commit leaves it stale, and stale tallies
+        # are computed again (by pages, the next task and the backstop). So its commit need not wait for the
+        # WAL to reach the disk; sent with the UPDATE, it costs no round trip.
+        record = f"SET LOCAL synchronous_commit TO OFF; {record}"
     with transaction.atomic():
-        recorded = (
-            RoundTally.objects.filter(round_id=round_id)
-            .exclude(tallied_revision=F("revision"))
-            .update(tallied_revision=F("revision"), tallied_at=timezone.now())
-        )
+        with connection.cursor() as cursor:
+            cursor.execute(record, [timezone.now(), round_id])
+            recorded = cursor.rowcount
         if not recorded:
             return False  # no table yet, or another run already stored this revision
         write_tally(round_id)
