@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import brotli
 from django.core.cache import cache
+from django.db import connection
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.http import parse_etags
 
@@ -48,6 +49,7 @@ CACHE_SECONDS = 24 * 3600  # keys are content digests: a copy is never wrong, on
 BROTLI_QUALITY = 3
 GZIP_LEVEL = 6
 ENCODINGS = ("br", "gzip")  # in the order of preference
+_FETCH_ROWS = 10_000
 UNKNOWN = 255  # a cell without a result in the byte matrix (points are 0-6)
 _VALUE_TEXT = ["null"] * 256
 for _points in range(7):
@@ -222,19 +224,21 @@ def _ranked_lines(state):
 
 def cell_matrix(state):
     """bytearray of count x count cells, row-major in entry order: the row hand's points against the column
-    hand, UNKNOWN without a result. One query, streamed in chunks: no row of it is kept."""
+    hand, UNKNOWN without a result. One query, read in chunks through a server-side cursor (on PostgreSQL):
+    no row of it is kept, and no model or ORM row object is made for any (half a million for 1,000 hands)."""
     count = len(state.heads)
     position = {head[0]: index for index, head in enumerate(state.heads)}
     matrix = bytearray([UNKNOWN]) * (count * count)
-    matches = (
-        Match.objects.filter(round_id=state.round_id, points_a__isnull=False)
-        .order_by()
-        .values_list("hand_a_id", "hand_b_id", "points_a", "points_b")
-    )
-    for hand_a, hand_b, points_a, points_b in matches.iterator(chunk_size=10_000):
-        row, column = position.get(hand_a), position.get(hand_b)
-        if row is None or column is None:
-            continue  # a disqualified hand's match is out of the table
-        matrix[row * count + column] = points_a
-        matrix[column * count + row] = points_b
+    table = connection.ops.quote_name(Match._meta.db_table)
+    columns = "hand_a_id, hand_b_id, points_a, points_b"
+    sql = f"SELECT {columns} FROM {table} WHERE round_id = %s AND points_a IS NOT NULL"  # noqa: S608
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, [state.round_id])
+        while rows := cursor.fetchmany(_FETCH_ROWS):
+            for hand_a, hand_b, points_a, points_b in rows:
+                row, column = position.get(hand_a), position.get(hand_b)
+                if row is None or column is None:
+                    continue  # a disqualified hand's match is out of the table
+                matrix[row * count + column] = points_a
+                matrix[column * count + row] = points_b
     return matrix
