@@ -10,8 +10,9 @@ the name must start with "phm_bench_tally"), dropped and recreated at the start,
 legality check), the deadline in the past and the hands numbered (`reveal_round`), then it times:
 
   build    scoring.services.build_match_table(round): N·(N-1)/2 matches, commit (and its deferred foreign-key
-           checks) included; interleaved with the landed build (one unordered INSERT … SELECT … ON CONFLICT
-           DO NOTHING) on the same round, the matches deleted in between: new, landed, new;
+           checks) included; interleaved with the landed build (INSERT … SELECT … ON CONFLICT DO NOTHING on
+           the landed schema: three per-row foreign keys, put back for it) on the same round, the matches
+           deleted in between: new, landed, new;
   report   every match set to a legal pair, status "agreed", in one UPDATE (setup, not part of the tally),
            followed by VACUUM ANALYZE of the match table (what autovacuum would do after a day of reports);
   tally    scoring.services.store_tally(round) after bumping the RoundTally revision (so it is stale);
@@ -73,6 +74,25 @@ JOIN submissions_hand b ON b.round_id = a.round_id AND b.number > a.number
 WHERE a.round_id = %s AND a.number IS NOT NULL AND a.status <> 'disqualified' AND b.status <> 'disqualified'
 ON CONFLICT DO NOTHING
 """
+# The landed schema, for the landed build only: three deferred foreign keys checked per row (NOT VALID: the
+# rows already there are not checked, new ones are), the full decided_by index, not the per-statement trigger.
+LANDED_SCHEMA = [
+    "ALTER TABLE scoring_match DISABLE TRIGGER scoring_match_hands_exist",
+    "ALTER TABLE scoring_match ADD CONSTRAINT bench_landed_round FOREIGN KEY (round_id) "
+    "REFERENCES rounds_round (id) DEFERRABLE INITIALLY DEFERRED NOT VALID",
+    "ALTER TABLE scoring_match ADD CONSTRAINT bench_landed_hand_a FOREIGN KEY (hand_a_id) "
+    "REFERENCES submissions_hand (id) DEFERRABLE INITIALLY DEFERRED NOT VALID",
+    "ALTER TABLE scoring_match ADD CONSTRAINT bench_landed_hand_b FOREIGN KEY (hand_b_id) "
+    "REFERENCES submissions_hand (id) DEFERRABLE INITIALLY DEFERRED NOT VALID",
+    "CREATE INDEX bench_landed_decided_by ON scoring_match (decided_by_id)",
+]
+CURRENT_SCHEMA = [
+    "DROP INDEX bench_landed_decided_by",
+    "ALTER TABLE scoring_match DROP CONSTRAINT bench_landed_round",
+    "ALTER TABLE scoring_match DROP CONSTRAINT bench_landed_hand_a",
+    "ALTER TABLE scoring_match DROP CONSTRAINT bench_landed_hand_b",
+    "ALTER TABLE scoring_match ENABLE TRIGGER scoring_match_hands_exist",
+]
 BASELINE_SQL = """
 SELECT hand, SUM(points) FROM (
     SELECT hand_a_id AS hand, points_a AS points FROM scoring_match WHERE round_id = %s
@@ -210,6 +230,11 @@ def measure(size, args, client):
         if services.build_match_table(round_id) is None:
             raise SystemExit("build_match_table did not build")
 
+    def schema(statements):
+        with connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+
     def landed_build():
         with transaction.atomic():
             with connection.cursor() as cursor:
@@ -220,7 +245,11 @@ def measure(size, args, client):
     for label, build in (("new", new_build), ("landed", landed_build), ("new", new_build)):
         if label == "landed" or build_times:
             unbuild()
+        if label == "landed":
+            schema(LANDED_SCHEMA)
         elapsed, _ = timed(build)
+        if label == "landed":
+            schema(CURRENT_SCHEMA)
         (build_times if label == "new" else landed_times).append(elapsed)
         matches = Match.objects.filter(round_id=round_id).count()
         if matches != expected:
