@@ -3,7 +3,8 @@
 - `InputGuardMiddleware`: refuses a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE (413), a path with a control
   character (404: no page has one), and control characters (phm.text.FORBIDDEN_CHARACTERS) in every query
   parameter and every field of an HTML form (400, with the field named). It also marks every API reply
-  `Cache-Control: no-store, private` (see `_private`).
+  `Cache-Control: no-store, private` (see `_private`), except the few public replies that say so
+  themselves (`mark_public`).
 - The API's bodies are parsed by `GuardedJSONParser`, `GuardedFormParser` and `GuardedMultiPartParser`
   (REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]): the same characters are refused in every key and string
   value, the JSON nesting depth is bounded before anything recurses, and the body size is bounded again
@@ -79,8 +80,20 @@ def _private(response):
     """Every API reply is `no-store, private`. Most of them depend on who asks (a player's own hand, what a
     reviewing moderator sees, drafts only managers see, 403 versus 200), and a rule per endpoint would be
     one more thing to get wrong when an endpoint changes; the public ones (card search, banned lists) are
-    small and cheap to compute again."""
+    small and cheap to compute again. A view opts a reply out only with `mark_public`."""
+    if getattr(response, PUBLIC_REPLY, False):
+        return response
     patch_cache_control(response, no_store=True, private=True)
+    return response
+
+
+PUBLIC_REPLY = "phm_public_reply"
+
+
+def mark_public(response):
+    """Keep this reply's own Cache-Control: for a reply that is the same for everyone and holds no secret
+    (the revealed round's table, scoring.table_reply), sent with a validator so caches revalidate it."""
+    setattr(response, PUBLIC_REPLY, True)
     return response
 
 

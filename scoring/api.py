@@ -18,7 +18,7 @@ from rounds.round_api import RoundInputSerializer, RoundSerializer
 from rounds.services.leagues import standing_banned_entries
 from submissions.selectors import hands_of_round
 
-from . import exports, selectors, services
+from . import exports, selectors, services, table_reply
 from .outcomes import POINTS_VALUES
 from .standings import league_standings
 
@@ -375,12 +375,32 @@ class RoundReopenView(APIView):
 class RoundTableView(APIView):
     @extend_schema(responses=TableRowSerializer(many=True))
     def get(self, request, round_id):
+        """The same bytes for everyone once the round is revealed (404 before): cached, compressed and
+        revalidated by its ETag (scoring.table_reply)."""
         round_ = _round(round_id)
         try:
-            table = selectors.results_table(round_, viewer=request.user, cells=False)
+            return table_reply.respond(request, round_)
         except services.SCORING_ERRORS as error:
             return _answer(error)
-        return Response(TableRowSerializer(table.by_rank, many=True).data)
+
+
+class RoundTableProgressView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, round_id):
+        """`{"ready", "built", "total", "percent"}`: whether the match table exists, or how many of its
+        matches a background build has made (it is queued if it was not); 404 before the reveal."""
+        round_ = _round(round_id)
+        progress = services.table_or_progress(round_)
+        if progress is None:
+            raise NotFound("The results of this round are not open yet: its hands are not revealed.")
+        return Response(
+            {
+                "ready": progress.ready,
+                "built": progress.built,
+                "total": progress.total,
+                "percent": progress.percent,
+            }
+        )
 
 
 class RoundBonusView(APIView):

@@ -18,6 +18,11 @@ urlpatterns = [
     path("rounds/<int:round_id>/finalize/", api.RoundFinalizeView.as_view(), name="api-round-finalize"),
     path("rounds/<int:round_id>/reopen/", api.RoundReopenView.as_view(), name="api-round-reopen"),
     path("rounds/<int:round_id>/table/", api.RoundTableView.as_view(), name="api-round-table"),
+    path(
+        "rounds/<int:round_id>/table/progress/",
+        api.RoundTableProgressView.as_view(),
+        name="api-round-table-progress",
+    ),
     path("rounds/<int:round_id>/bonus/", api.RoundBonusView.as_view(), name="api-round-bonus"),
     path(
         "rounds/<int:round_id>/bonus/<int:award_id>/",

@@ -44,19 +44,33 @@ class Match(models.Model):
 
     # No single-column indexes on round and hand_a: the (round, status) index and the unique pair cover them,
     # and every index costs time when a 1,000-hand round inserts its 499,500 matches.
+    # Not foreign-key constraints: three per-row checks made 1.5 million of them for such a round, more than
+    # half of its build. The database checks the same, and more (both hands are hands of the match's round),
+    # once per statement with triggers (migration 0005): a match's hands exist and are locked as a foreign key
+    # would lock them, its round and hands never change, a hand with matches cannot be deleted.
     round = models.ForeignKey(
-        "rounds.Round", on_delete=models.CASCADE, related_name="matches", db_index=False
+        "rounds.Round", on_delete=models.CASCADE, related_name="matches", db_index=False, db_constraint=False
     )
-    hand_a = models.ForeignKey("submissions.Hand", on_delete=models.CASCADE, related_name="+", db_index=False)
-    hand_b = models.ForeignKey("submissions.Hand", on_delete=models.CASCADE, related_name="+")
+    hand_a = models.ForeignKey(
+        "submissions.Hand", on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
+    hand_b = models.ForeignKey(
+        "submissions.Hand", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     points_a = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The result as it stands.")
     points_b = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=MatchStatus.choices, default=MatchStatus.UNREPORTED)
     # The moderator's decision (a set result or an upheld challenge) outranks the players' reports.
     decided_points_a = models.PositiveSmallIntegerField(null=True, blank=True)
     decided_points_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Indexed only where set (Meta.indexes): a new table's 499,500 empty values would each cost an entry.
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     decided_note = models.TextField(blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
@@ -80,7 +94,12 @@ class Match(models.Model):
             models.CheckConstraint(condition=_legal_pair_or_none("decided_"), name="match_decision_legal"),
             models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_known"),
         ]
-        indexes = [models.Index(fields=["round", "status"])]
+        indexes = [
+            models.Index(fields=["round", "status"]),
+            models.Index(
+                fields=["decided_by"], condition=Q(decided_by__isnull=False), name="match_decided_by_set"
+            ),
+        ]
 
     def __str__(self):
         return f"Match {self.hand_a_id} v {self.hand_b_id} in round {self.round_id}"

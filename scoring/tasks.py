@@ -25,7 +25,8 @@ def _tally_key(round_id):
 
 @shared_task(name="scoring.build_match_table", **RETRY_ON_LOCKS)
 def build_match_table(round_id):
-    tally = services.build_match_table(round_id)
+    # In committed steps, so a page waiting for a large table shows its progress (services.table_build).
+    tally = services.build_in_steps(round_id)
     if tally is not None:
         services.store_tally(round_id)
     return tally is not None
@@ -41,9 +42,7 @@ def tally_round(round_id):
 @shared_task(name="scoring.score_due_rounds")
 def score_due_rounds():
     """Every minute: tables of revealed rounds nobody built, and stored tallies behind their results."""
-    built = [
-        round_id for round_id in services.rounds_missing_a_table() if services.build_match_table(round_id)
-    ]
+    built = [round_id for round_id in services.rounds_missing_a_table() if services.build_in_steps(round_id)]
     tallied = [round_id for round_id in services.stale_tallies() if services.store_tally(round_id)]
     if built or tallied:
         logger.info("Built match tables %s, tallied rounds %s", built, tallied)

@@ -37,6 +37,7 @@ from .table import (
     rounds_missing_a_table,
     table_of,
 )
+from .table_build import INLINE_BUILD_HANDS, TableProgress, build_in_steps, queue_build, table_or_progress
 from .tally import (
     TallyLine,
     compute_tallies,
@@ -44,6 +45,7 @@ from .tally import (
     hands_in_table,
     note_results_changed,
     points_by_hand,
+    round_bonus,
     stale_tallies,
     store_tally,
     stored_tally,
@@ -51,6 +53,7 @@ from .tally import (
 
 __all__ = [
     "DECISIONS",
+    "INLINE_BUILD_HANDS",
     "MATCH_IN_TABLE",
     "SCORING_ERRORS",
     "VALID_HAND",
@@ -62,9 +65,11 @@ __all__ = [
     "ScoringForbidden",
     "ScoringInputError",
     "ScoringNotFound",
+    "TableProgress",
     "TallyLine",
     "add_tiebreak_round",
     "award_bonus",
+    "build_in_steps",
     "build_match_table",
     "challenge_match",
     "compute_tallies",
@@ -81,6 +86,7 @@ __all__ = [
     "open_items",
     "points_by_hand",
     "posted_rows_round",
+    "queue_build",
     "rederive_matches",
     "refresh_match",
     "reopen_round",
@@ -88,6 +94,7 @@ __all__ = [
     "report_row",
     "resolve_challenge",
     "revealed_round_table",
+    "round_bonus",
     "rounds_missing_a_table",
     "scoring_round",
     "set_result",
@@ -97,6 +104,7 @@ __all__ = [
     "store_tally",
     "stored_tally",
     "table_of",
+    "table_or_progress",
     "visible_match",
     "withdraw_bonus",
 ]

@@ -36,15 +36,21 @@ def hands_in_table(round_id, *, with_players=True, with_bonus=False):
     hands = Hand.objects.filter(VALID_HAND, round_id=round_id, number__isnull=False).order_by("number")
     hands = hands.select_related("player__profile") if with_players else hands.only("pk", "number")
     if with_bonus:
-        awards = (
-            BonusAward.objects.counted()
-            .filter(round_id=OuterRef("round_id"), player_id=OuterRef("player_id"))
-            .values("player_id")
-            .annotate(total=Sum("points"))
-            .values("total")
-        )
-        hands = hands.annotate(round_bonus=Coalesce(Subquery(awards), 0))
+        hands = hands.annotate(round_bonus=round_bonus())
     return list(hands)
+
+
+def round_bonus():
+    """For a query of hands: the hand's player's bonus League points in the hand's round (6.2, 7.7), 0 for
+    none (a subquery, so no extra query)."""
+    awards = (
+        BonusAward.objects.counted()
+        .filter(round_id=OuterRef("round_id"), player_id=OuterRef("player_id"))
+        .values("player_id")
+        .annotate(total=Sum("points"))
+        .values("total")
+    )
+    return Coalesce(Subquery(awards), 0)
 
 
 def points_by_hand(round_id):
@@ -136,62 +142,110 @@ def note_results_changed(round_id):
 
 def store_tally(round_id):
     """Store the round's table unless the stored one is current; True when it wrote. The tally row is locked
-    first: every result change bumps the revision under that same lock, so the revision recorded is exactly
-    the one the table was computed from."""
+    first, by the UPDATE that records the revision: every result change bumps the revision under that same
+    lock, so the revision recorded is exactly the one the lines below are computed from (they are read by the
+    next statement, after the lock)."""
+    table = connection.ops.quote_name(RoundTally._meta.db_table)
+    record = (
+        f"UPDATE {table} SET tallied_revision = revision, tallied_at = %s "  # noqa: S608
+        "WHERE round_id = %s AND (tallied_revision IS NULL OR tallied_revision <> revision)"
+    )
+    if connection.vendor == "postgresql":
+        # The stored tally is derived data: a crash that loses this commit leaves it stale, and stale tallies
+        # are computed again (by pages, the next task and the backstop). So its commit need not wait for the
+        # WAL to reach the disk; sent with the UPDATE, it costs no round trip.
+        record = f"SET LOCAL synchronous_commit TO OFF; {record}"
     with transaction.atomic():
-        tally = RoundTally.objects.select_for_update().filter(round_id=round_id).first()
-        if tally is None or tally.is_current:
+        with connection.cursor() as cursor:
+            cursor.execute(record, [timezone.now(), round_id])
+            recorded = cursor.rowcount
+        if not recorded:
             return False  # no table yet, or another run already stored this revision
         write_tally(round_id)
-        tally.tallied_revision, tally.tallied_at = tally.revision, timezone.now()
-        tally.save(update_fields=["tallied_revision", "tallied_at"])
     return True
 
 
 def write_tally(round_id):
-    """Every valid hand's stored line in one INSERT … SELECT … ON CONFLICT: points over the matches in the
-    table, League points half up as integers, ranks by RANK() — the same numbers `compute_tally` gives
-    (tested), without shipping matches or lines through Python (bench/tally.py: the fixed cost of small
-    rounds)."""
-    # A hand leaves the table only by disqualification: drop its stored line.
-    HandTally.objects.filter(round_id=round_id, hand__status=HandStatus.DISQUALIFIED).delete()
+    """Every valid hand's stored line, computed in SQL: points over the matches in the table, League points
+    half up as integers, ranks by RANK() — the same numbers `compute_tally` gives (tested), without shipping
+    matches or lines through Python (bench/tally.py: the fixed cost of small rounds). Only lines whose
+    numbers changed are written.
+
+    On PostgreSQL it is one statement: the lines computed once (a CTE), the lines of hands that left the
+    table deleted, the changed ones updated, the missing ones inserted. Not an upsert: `ON CONFLICT DO
+    UPDATE … WHERE` locks every conflicting row (a write per line) even when it leaves it as it is. Callers
+    hold the round's tally row locked, so no other writer of these lines runs meanwhile (and the unique hand
+    constraint stands behind the insert). Elsewhere: a DELETE and an upsert."""
     quote = connection.ops.quote_name
     lines, hands, matches = (quote(model._meta.db_table) for model in (HandTally, Hand, Match))
     rank = quote("rank")
     disqualified = HandStatus.DISQUALIFIED.value
     valid = f"round_id = %s AND status <> '{disqualified}' AND number IS NOT NULL"
     out_of_table = f"(SELECT id FROM {hands} WHERE round_id = %s AND status = '{disqualified}')"  # noqa: S608
-    # Table names come from the models and values go as parameters.
-    sql = f"""
-        INSERT INTO {lines} (round_id, hand_id, points, opponents, league_points, {rank})
-        SELECT %s, id, points, opponents, league_points, RANK() OVER (ORDER BY league_points DESC)
+    # Table names come from the models and values go as parameters. A hand leaves the table only by
+    # disqualification: its stored line goes.
+    drop = f"DELETE FROM {lines} WHERE round_id = %s AND hand_id IN {out_of_table}"  # noqa: S608
+    computed = f"""
+        SELECT %s AS round_id, id AS hand_id, points, opponents, league_points,
+            RANK() OVER (ORDER BY league_points DESC) AS {rank}
         FROM (
-            SELECT h.id, COALESCE(s.points, 0) AS points, c.opponents,
-                CASE WHEN c.opponents > 0
-                    THEN (200 * COALESCE(s.points, 0) + c.opponents) / (2 * c.opponents) ELSE 0 END
+            SELECT id, points, opponents,
+                CASE WHEN opponents > 0 THEN (200 * points + opponents) / (2 * opponents) ELSE 0 END
                     AS league_points
-            FROM {hands} h
-            CROSS JOIN (SELECT COUNT(*) - 1 AS opponents FROM {hands} WHERE {valid}) c
-            LEFT JOIN (
-                SELECT hand, SUM(points) AS points FROM (
-                    SELECT hand_a_id AS hand, points_a AS points FROM {matches}
-                    WHERE round_id = %s AND points_a IS NOT NULL
-                        AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
-                    UNION ALL
-                    SELECT hand_b_id, points_b FROM {matches}
-                    WHERE round_id = %s AND points_b IS NOT NULL
-                        AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
-                ) sides GROUP BY hand
-            ) s ON s.hand = h.id
-            WHERE h.{valid}
-        ) computed
-        WHERE true
-        ON CONFLICT (hand_id) DO UPDATE SET points = excluded.points, opponents = excluded.opponents,
-            league_points = excluded.league_points, {rank} = excluded.{rank}
+            FROM (
+                -- Every other valid hand is an opponent: counted once by the window, not once per hand.
+                SELECT h.id, COALESCE(s.points, 0) AS points, COUNT(*) OVER () - 1 AS opponents
+                FROM {hands} h
+                LEFT JOIN (
+                    SELECT hand, SUM(points) AS points FROM (
+                        SELECT hand_a_id AS hand, points_a AS points FROM {matches}
+                        WHERE round_id = %s AND points_a IS NOT NULL
+                            AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
+                        UNION ALL
+                        SELECT hand_b_id, points_b FROM {matches}
+                        WHERE round_id = %s AND points_b IS NOT NULL
+                            AND hand_a_id NOT IN {out_of_table} AND hand_b_id NOT IN {out_of_table}
+                    ) sides GROUP BY hand
+                ) s ON s.hand = h.id
+                WHERE h.{valid}
+            ) counted
+        ) ranked
     """  # noqa: S608
-    params = [round_id] * sql.count("%s")
+    columns = f"points, opponents, league_points, {rank}"
+    if connection.vendor == "postgresql":
+        statements = [
+            f"""
+            WITH computed AS MATERIALIZED ({computed}),
+            dropped AS ({drop}),
+            changed AS (
+                UPDATE {lines} stored SET points = c.points, opponents = c.opponents,
+                    league_points = c.league_points, {rank} = c.{rank}
+                FROM computed c
+                WHERE stored.hand_id = c.hand_id
+                    AND (stored.points, stored.opponents, stored.league_points, stored.{rank})
+                        <> (c.points, c.opponents, c.league_points, c.{rank})
+            )
+            INSERT INTO {lines} (round_id, hand_id, {columns})
+            SELECT round_id, hand_id, {columns} FROM computed c
+            WHERE NOT EXISTS (SELECT 1 FROM {lines} stored WHERE stored.hand_id = c.hand_id)
+            """  # noqa: S608
+        ]
+    else:
+        statements = [
+            drop,
+            f"""
+            INSERT INTO {lines} (round_id, hand_id, {columns})
+            SELECT round_id, hand_id, {columns} FROM ({computed}) c
+            WHERE true
+            ON CONFLICT (hand_id) DO UPDATE SET points = excluded.points, opponents = excluded.opponents,
+                league_points = excluded.league_points, {rank} = excluded.{rank}
+            WHERE ({lines}.points, {lines}.opponents, {lines}.league_points, {lines}.{rank})
+                <> (excluded.points, excluded.opponents, excluded.league_points, excluded.{rank})
+            """,  # noqa: S608
+        ]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        for sql in statements:
+            cursor.execute(sql, [round_id] * sql.count("%s"))
 
 
 def stale_tallies():
