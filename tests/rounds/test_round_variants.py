@@ -1,6 +1,7 @@
 """Issue 14's round fields: cards lifted from the standing lists (`unbanned`), the order of the variants (7.2a),
 "up to N" hands and hands beyond 7 cards (7.1), and the decisions a round asks (7.2b)."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -97,7 +98,9 @@ def test_the_api_takes_unbanned_and_the_effective_list_leaves_the_card_out(as_mo
 def test_the_round_page_announcement_and_summary_show_the_lifted_card(client, moderator, league):
     round_ = make_round(moderator, league, unbanned=["Force of Will"])
     html = client.get(round_.get_absolute_url()).content.decode()
-    assert "<del>Force of Will</del>" in html and "lifted for this round" in html
+    # The lifted card is struck through and still a link to its card page.
+    assert re.search(r'<del><a [^>]*href="/cards/force-of-will/"[^>]*>Force of Will</a></del>', html)
+    assert "lifted for this round" in html
     assert 'id="lifted-cards"' in html
     assert "[b]Lifted for this round:[/b] Force of Will" in announcement(round_, "https://phm.example/r/")
     assert "Lifted for this round: Force of Will" in rules_summary_lines(round_)
