@@ -11,10 +11,12 @@ import threading
 import time
 from dataclasses import dataclass
 
+import numpy as np
 from django.core.cache import cache
 from rapidfuzz import fuzz, process
 
 from .names import name_variants, normalize_name
+from .prefilter import LetterCountFilter
 
 SUGGESTION_LIMIT = 5
 AUTOCOMPLETE_LIMIT = 20
@@ -134,6 +136,8 @@ class CatalogIndex:
         self.normalized = {key: position for key, (_, position) in ranked.items()}
         self.sorted_keys = sorted(self.normalized)
         self.sorted_positions = [self.normalized[key] for key in self.sorted_keys]
+        self.letter_counts = LetterCountFilter(self.sorted_keys)
+        self.sorted_key_array = np.array(self.sorted_keys, dtype=object)
 
     @staticmethod
     def _claim(ranked, key, rank, position):
@@ -146,9 +150,10 @@ class CatalogIndex:
     def suggest(self, text, limit=SUGGESTION_LIMIT):
         """Closest catalog names, best first, one per card, with scores out of 100.
 
-        rapidfuzz `ratio` (normalised Indel similarity) is the scorer: its score cutoff prunes by length, so
-        a pass over 30k names costs about a millisecond, where WRatio and the token scorers cost 10-20x more
-        and rank junk that shares a word ("Guardian of Faith" for a misspelt Thalia) as high as the card.
+        rapidfuzz `ratio` (normalised Indel similarity) is the scorer: WRatio and the token scorers cost
+        10-20x more and rank junk that shares a word ("Guardian of Faith" for a misspelt Thalia) as high as
+        the card. The letter-count prefilter (rounds.catalog.prefilter) first drops the keys that cannot reach
+        the cutoff, so only about a tenth of the 34k keys are scored.
         Names that start with the typed first word join the pool and are also scored as a prefix, so a short
         partial name (`Thalia Gaurdian`) still finds its card; that prefix score is capped below
         FUZZY_CONFIDENT_SCORE, because a fragment is not a likely typo of one card.
@@ -157,10 +162,18 @@ class CatalogIndex:
         if not key:
             return ()
         keys = self.sorted_keys
+        # Only keys whose letter counts allow the cutoff are scored; positions stay ascending, so ties rank
+        # as in a scan of every key.
+        candidates = self.letter_counts.candidates(key, SUGGESTION_CUTOFF)
         scores = {
-            key_position: score
-            for _, score, key_position in process.extract(
-                key, keys, scorer=fuzz.ratio, processor=None, limit=FUZZY_POOL, score_cutoff=SUGGESTION_CUTOFF
+            int(candidates[candidate_position]): score
+            for _, score, candidate_position in process.extract(
+                key,
+                self.sorted_key_array[candidates].tolist(),
+                scorer=fuzz.ratio,
+                processor=None,
+                limit=FUZZY_POOL,
+                score_cutoff=SUGGESTION_CUTOFF,
             )
         }
         first_word = key.split(" ", 1)[0]
