@@ -20,7 +20,7 @@ def profile_for(user):
 
 
 def is_moderator(user):
-    """Moderators are superusers and members of the moderators group (API.md: Conventions)."""
+    """Moderators are superusers and members of the moderators group (docs/api.md: Conventions)."""
     if not user.is_authenticated:
         return False
     if user.is_superuser:

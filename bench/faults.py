@@ -271,7 +271,7 @@ def check_stored(submitter, label):
 
 
 def card_samples(port, clients, seconds):
-    """The card endpoints (API.md: Cards) and /healthz; resolve is a GET with ?name=."""
+    """The card endpoints (docs/api.md: Rounds and cards) and /healthz; resolve is a GET with ?name=."""
     shapes = [
         ("GET /api/cards/?q=bolt", "GET", "/api/cards/?q=bolt"),
         ("GET /api/cards/resolve/ exact", "GET", "/api/cards/resolve/?name=" + quote("Lightning Bolt")),

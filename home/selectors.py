@@ -4,7 +4,7 @@ For a player: the open rounds they may enter with their own status, their matche
 disputes and challenges on their matches, their latest results and league positions. For a moderator: a to-do
 list across the leagues they manage.
 
-Secrecy (DESIGN.md §2 and §5): before a round's deadline a player sees only their own hand. A moderator sees
+Secrecy: before a round's deadline a player sees only their own hand. A moderator sees
 the hands of an open round only when `submissions.selectors.early_access` would let them ("declared": they
 declared they will not play and have no hand); one who has not declared gets only a link to the review page,
 which asks for the declaration; one who plays gets nothing about the round's hands. Nothing here counts or

@@ -1,4 +1,4 @@
-"""API for a person's notifications and preferences (API.md v2). Only ever the caller's own."""
+"""API for a person's notifications and preferences (docs/api.md). Only ever the caller's own."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers

@@ -1,4 +1,4 @@
-"""The outbox (DESIGN.md §3): everything sent to people is first a row, written in the same transaction as the
+"""The outbox: everything sent to people is first a row, written in the same transaction as the
 change that causes it, then delivered by workers with retries. A change that commits is never without its
 message, and a message is never sent for a change that rolled back."""
 

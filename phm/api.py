@@ -1,4 +1,4 @@
-"""API conventions shared by every endpoint (API.md: Conventions)."""
+"""API conventions shared by every endpoint (docs/api.md: Conventions)."""
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404

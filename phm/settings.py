@@ -330,7 +330,7 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 REST_FRAMEWORK = {
-    # Token first: an unauthenticated request then gets 401 with WWW-Authenticate, as API.md requires.
+    # Token first: an unauthenticated request then gets 401 with WWW-Authenticate, as docs/api.md requires.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",

@@ -1,4 +1,5 @@
-"""Card and banned-list endpoints (API.md: Cards). Thin: the work is done by the resolver and services."""
+"""Card and banned-list endpoints (docs/api.md: Rounds and cards). Thin: the resolver and
+services do the work."""
 
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer

@@ -1,4 +1,4 @@
-"""API for leagues and rounds (API.md: Leagues and rounds). The views call rounds.services.leagues."""
+"""API for leagues and rounds (docs/api.md: Rounds and cards). The views call rounds.services.leagues."""
 
 from django.db.models import Count
 from django.utils import timezone

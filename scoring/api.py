@@ -1,6 +1,5 @@
-"""API for matches and results (API.md: Matches and results). Every view calls scoring.services; the mapping
-of
-service errors to statuses is in one place (`_answer`)."""
+"""API for matches and results (docs/api.md: Matches and results). Every view calls scoring.services; the
+mapping of service errors to statuses is in one place (`_answer`)."""
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes

@@ -1,4 +1,4 @@
-"""API for importing past rounds from forum posts (API.md v2): `POST /api/archive/preview/` and
+"""API for importing past rounds from forum posts (docs/api.md): `POST /api/archive/preview/` and
 `POST /api/archive/import/`. Both read the same body and call `scoring.post_import`, as the import page
 does."""
 

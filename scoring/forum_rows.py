@@ -1,4 +1,4 @@
-"""Results rows as posted on the forum (rules 6.1, 6.3; DESIGN.md §6): read liberally, written plainly.
+"""Results rows as posted on the forum (rules 6.1, 6.3): read liberally, written plainly.
 
     X | 1 2 3 4 | PT | Points
     1 | X 6 2 0 | 8 | 267

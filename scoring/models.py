@@ -40,7 +40,7 @@ class MatchStatus(models.TextChoices):
 
 
 class Match(models.Model):
-    """One theoretical match between two hands of a round; `a` is the lower entry number (API.md)."""
+    """One theoretical match between two hands of a round; `a` is the lower entry number (docs/api.md)."""
 
     # No single-column indexes on round and hand_a: the (round, status) index and the unique pair cover them,
     # and every index costs time when a 1,000-hand round inserts its 499,500 matches.

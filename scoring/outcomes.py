@@ -1,4 +1,4 @@
-"""Match outcomes and League points (rules 1, 5.2, 6; DESIGN.md §2).
+"""Match outcomes and League points (rules 1, 5.2, 6).
 
 A match is two games: a win scores 3, a draw 1, a loss 0, but a symmetrical match (one win each, or two draws)
 scores 2 for each hand. So the two hands of a match always score one of these pairs.

@@ -1,7 +1,7 @@
 """Read side of a player's page (issue 7): every revealed round they entered, with their hand, its line of the
 round table and their League totals per league.
 
-Secrecy (DESIGN.md §2): only rounds revealed by time count (revealed or final, or open with the deadline
+Secrecy: only rounds revealed by time count (revealed or final, or open with the deadline
 passed); a hand in a round still open is not listed, counted or hinted at, not even to its owner, and drafts
 never. A disqualified hand is out of the round's table: it is listed with no points.
 

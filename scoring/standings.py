@@ -43,7 +43,7 @@ class StandingRow:
 
     @property
     def league_points(self):
-        """The total, bonus included (API.md)."""
+        """The total, bonus included (docs/api.md)."""
         return self.round_points + self.bonus_points
 
 

@@ -1,5 +1,5 @@
-"""The table API's reply (`GET /api/rounds/{id}/table/`, API.md): built once per state of the table, kept in
-the cache as compressed bytes, revalidated by an `ETag`.
+"""The table API's reply (`GET /api/rounds/{id}/table/`, docs/api.md): built once per state of the table,
+kept in the cache as compressed bytes, revalidated by an `ETag`.
 
 Every request costs three queries whatever the number of hands: the round, its `RoundTally`, and the hands'
 public header (number, player, names, bonus). The validator is a digest of the tally's revision (every result

@@ -1,4 +1,4 @@
-"""Scoring tasks (DESIGN.md §3): build the match table after the reveal, tally after changes. They
+"""Scoring tasks: build the match table after the reveal, tally after changes. They
 materialise;
 pages compute what they need if a task has not run. Task arguments are primary keys, sent after commit."""
 

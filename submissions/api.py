@@ -1,4 +1,4 @@
-"""API for hands (API.md: Hands). The views translate HTTP to submissions.services and back; no rule
+"""API for hands (docs/api.md: Hands). The views translate HTTP to submissions.services and back; no rule
 lives here."""
 
 from django.utils import timezone
@@ -124,7 +124,7 @@ def _mine(hand, version):
 
 
 def illegal_hand_body(verdict):
-    """400 body of API.md: {"cards": [{"index","input","problem","suggestions"}]}, one entry per problem."""
+    """400 body (docs/api.md): {"cards": [{"index","input","problem","suggestions"}]}, one per problem."""
     entries = [
         {
             "index": card.index,
@@ -153,7 +153,7 @@ SERVICE_ERRORS = (
 
 
 def _error_response(error):
-    """The API's answer to a service error (API.md): 404 hidden or unknown, 403, 400 with reasons, 409."""
+    """The API's answer to a service error (docs/api.md): 404 hidden or unknown, 403, 400, 409."""
     if isinstance(error, services.IllegalHand):
         return Response(illegal_hand_body(error.verdict), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(error, services.HandNotFound):

@@ -1,4 +1,4 @@
-"""Commitments (DESIGN.md §5): a SHA-256 over a hand version's canonical text, whose last line is a secret
+"""Commitments: a SHA-256 over a hand version's canonical text, whose last line is a secret
 nonce.
 
 The player gets the commitment as a receipt when they submit; the nonce is published at the reveal, so anyone

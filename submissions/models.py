@@ -48,7 +48,7 @@ class Hand(models.Model):
     class Meta:
         ordering = ["created_at", "pk"]
         constraints = [
-            # One current hand per player per round (DESIGN.md §2, rule 4.2).
+            # One current hand per player per round (rule 4.2).
             models.UniqueConstraint(fields=["round", "player"], name="hand_one_per_player_per_round"),
             models.UniqueConstraint(
                 fields=["round", "number"],

@@ -1,6 +1,6 @@
 """Who may see which hands, and the read queries behind the pages and the API.
 
-Secrecy (DESIGN.md §2 and §5): before a round's deadline only the owner sees a hand, plus a moderator of the
+Secrecy: before a round's deadline only the owner sees a hand, plus a moderator of the
 round's league who has no hand in it. Past the deadline (derived from time, whether or not the reveal task has
 run) everyone sees every hand. Every query here is bounded: a constant number whatever the number of hands.
 """
@@ -67,7 +67,7 @@ def can_see_all_hands(user, round_, now):
 
 
 def can_review(user, round_, now):
-    """Moderators of the league; before the deadline only those who declared they will not play (API.md)."""
+    """Moderators of the league; before the deadline only those who declared they won't play (docs/api.md)."""
     if not can_manage_league(user, round_.league):
         return False
     return is_revealed(round_, now) or may_review_before_deadline(user, round_)

@@ -113,7 +113,7 @@ def submittable_round(round_id):
 
 
 def attestations_for(round_):
-    """The game-state rules a player attests (DESIGN.md §2): 3.1 unless backbuild ignores it (7.6a)."""
+    """The game-state rules a player attests: 3.1 unless backbuild ignores it (7.6a)."""
     rules = [] if round_.backbuild else ["3.1"]
     if round_.life_rule:
         rules.append("7.5b")
@@ -299,7 +299,7 @@ DECLARE_FIRST_MESSAGE = (
 @transaction.atomic
 def declare_not_playing(*, moderator, round_id, now=None):
     """A moderator of the round's league declares "I will not play in this round" and may see its hands
-    before the deadline (DESIGN.md §5). An explicit POST, never a page view.
+    before the deadline. An explicit POST, never a page view.
 
     Serialised with submissions: the round row is locked FOR UPDATE, so a submission in flight (FOR SHARE)
     finishes first and its hand is seen below; a submission that starts later waits for this commit and then
@@ -547,7 +547,7 @@ def reviewable_hand(actor, hand_id, now=None):
 
 
 def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=None):
-    """Apply one review action (API.md: POST /api/hands/{id}/review/); audited, and the player is notified."""
+    """Apply one review action (POST /api/hands/{id}/review/ in docs/api.md); audited; the player is told."""
     if action not in REVIEW_ACTIONS:
         raise HandInputError({"action": [f"Choose one of: {', '.join(REVIEW_ACTIONS)}."]})
     message = (message or "").strip()

@@ -1,4 +1,4 @@
-"""Reveal tasks (DESIGN.md §3): an exact-time task per deadline and an every-minute backstop. Both only
+"""Reveal tasks: an exact-time task per deadline and an every-minute backstop. Both only
 materialise what pages already derive from the clock, and both are idempotent."""
 
 import logging

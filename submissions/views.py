@@ -295,7 +295,7 @@ def review_hands(request, round_id):
             )
     hands = selectors.hands_of_round(round_)
     _judge_all(round_, hands)
-    # The audit trail of every hand (DESIGN.md §5: versions, flags, renames…) in one query, newest first.
+    # The audit trail of every hand (versions, flags, renames…) in one query, newest first.
     hand_type = ContentType.objects.get_for_model(Hand)
     entries = (
         AuditEntry.objects.filter(content_type=hand_type, object_id__in=[hand.pk for hand in hands])

@@ -1,4 +1,4 @@
-"""API of a league's webhooks (API.md v2): list and add (`/api/leagues/{id}/webhooks/`), remove
+"""API of a league's webhooks (docs/api.md): list and add (`/api/leagues/{id}/webhooks/`), remove
 (`/api/webhooks/{id}/`), send a test message (`/api/webhooks/{id}/test/`). Moderators of the league only."""
 
 from drf_spectacular.utils import extend_schema

@@ -1,4 +1,4 @@
-"""Show a moment the way DESIGN.md asks: in the viewer's time zone and in UTC."""
+"""Show a moment as every page does: in the viewer's time zone and in UTC."""
 
 from datetime import UTC
 

@@ -1,4 +1,4 @@
-"""The audit trail (DESIGN.md §5): who changed what, when, from what to what. Entries are never edited."""
+"""The audit trail: who changed what, when, from what to what. Entries are never edited."""
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey

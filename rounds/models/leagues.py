@@ -1,4 +1,4 @@
-"""Leagues and their rounds. A round's visible state past its deadline is derived from time (DESIGN.md §3)."""
+"""Leagues and their rounds. A round's visible state past its deadline is derived from time."""
 
 from django.conf import settings
 from django.db import models

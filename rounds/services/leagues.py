@@ -1,4 +1,4 @@
-"""Leagues and rounds: create, edit, open, extend, close. Every change is audited (DESIGN.md §5).
+"""Leagues and rounds: create, edit, open, extend, close. Every change is audited.
 
 State changes that race (a deadline edit against a close, two opens) lock the round row first.
 """
@@ -448,9 +448,9 @@ def create_round(*, actor, league, now, open_now=False, **rules):
 
 @transaction.atomic
 def update_round(*, actor, round_id, now, changes):
-    """Edit a draft freely; an open round only its texts, deadline and extra bans (API.md PATCH); an imported
-    round, whatever its state, only the rules its forum post described and whether it counts in the standings
-    (`EDITABLE_WHEN_IMPORTED`)."""
+    """Edit a draft freely; an open round only its texts, deadline and extra bans (docs/api.md PATCH); an
+    imported round, whatever its state, only the rules its forum post described and whether it counts in the
+    standings (`EDITABLE_WHEN_IMPORTED`)."""
     round_ = _lock(round_id)
     imported = bool(round_.imported_fingerprint)
     if imported:

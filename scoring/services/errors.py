@@ -1,4 +1,4 @@
-"""What scoring operations raise; the API and pages map each to one HTTP answer (API.md: Conventions)."""
+"""What scoring operations raise; the API and pages map each to one HTTP answer (docs/api.md: Conventions)."""
 
 
 class ScoringNotFound(Exception):

@@ -322,7 +322,7 @@ def _matches_of(hand, opponents):
 
 
 def set_result(*, actor, match_id, points_a, points_b, note="", now=None):
-    """The moderator decides a match (API.md: PUT /api/matches/{id}/result/); it outranks the reports."""
+    """The moderator decides a match (docs/api.md: PUT /api/matches/{id}/result/); it outranks the reports."""
     match = visible_match(match_id, now)
     _require_moderator(actor, match.round)
     if actor.pk in _players_of(match):

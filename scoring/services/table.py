@@ -68,7 +68,7 @@ def build_match_table(round_id, now=None, *, after_number=None, inserted_before=
 
 def insert_pairs(round_id, *, after_number=None, up_to_number=None):
     """INSERT … SELECT over the hands joined with themselves: N·(N-1)/2 rows without shipping them through
-    Python (499,500 for 1,000 hands). `a` is the lower entry number (API.md).
+    Python (499,500 for 1,000 hands). `a` is the lower entry number (docs/api.md).
 
     The caller holds the round's lock and no `RoundTally` exists, so normally the round has no match yet and
     a plain INSERT is enough; `ON CONFLICT DO NOTHING` (a speculative insertion per row) is kept for a round

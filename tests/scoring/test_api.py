@@ -1,4 +1,4 @@
-"""The results API as API.md describes it: paths, fields, status codes."""
+"""The results API as docs/api.md describes it: paths, fields, status codes."""
 
 import pytest
 from django.db import connection

@@ -1,4 +1,4 @@
-"""A moderator who has seen a round's hands before its deadline may not then play in it (DESIGN.md §5), and
+"""A moderator who has seen a round's hands before its deadline may not then play in it, and
 seeing them takes an explicit declaration (a POST), never a page view."""
 
 import pytest

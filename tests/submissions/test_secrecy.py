@@ -1,4 +1,4 @@
-"""Secrecy probe (DESIGN.md §2, §5): before the deadline, walk every URL pattern and API endpoint as anonymous, as
+"""Secrecy probe: before the deadline, walk every URL pattern and API endpoint as anonymous, as
 another player, as a moderator who plays in the round and as a moderator of another league, and find nothing of
 Alice's hand: no card, no name, no link between her and a hand."""
 
