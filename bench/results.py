@@ -144,6 +144,13 @@ def main():
         import django
 
         django.setup()
+        from django.conf import settings
+
+        # The static files are not collected here: plain storage, as the tests use (no manifest to read).
+        settings.STORAGES = {
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
         from django.core.management import call_command
         from django.test import Client
 
