@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from submissions.models import HandVersion
+from submissions.models import Hand, HandVersion
 from submissions.selectors import player_display_name
 
 from .models import Challenge, Match, MatchReport, MatchStatus
-from .services import compute_tally, hands_in_table, in_table, revealed_round_table, stored_tally
+from .services import VALID_HAND, compute_tally, hands_in_table, in_table, revealed_round_table, stored_tally
 
 
 @dataclass
@@ -140,6 +140,18 @@ def results_table(round_, *, viewer=None, now=None, cells=True):
         rows.append(row)
     counts = Counter(match[5] for match in matches)
     return ResultsTable(round_, rows, final=round_.state == "final", stale=stale, status_counts=counts)
+
+
+def my_entry_number(round_, viewer):
+    """The entry number of the viewer's hand in the round's table, None for a viewer without one (no query
+    for an anonymous viewer, one otherwise)."""
+    if not getattr(viewer, "is_authenticated", False):
+        return None
+    return (
+        Hand.objects.filter(VALID_HAND, round_id=round_.pk, player_id=viewer.pk, number__isnull=False)
+        .values_list("number", flat=True)
+        .first()
+    )
 
 
 def _cell_rows(hands, numbers, matches):

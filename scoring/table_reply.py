@@ -179,7 +179,7 @@ def compress(chunks, encoding):
 def json_chunks(state):
     """The JSON text of the rows (ranked, as `TableRowSerializer` gives them), as UTF-8 chunks of about a row
     each: the same document DRF's JSONRenderer writes (compact, not ASCII-escaped)."""
-    lines = _ranked_lines(state)
+    lines = ranked_lines(state)
     matrix = cell_matrix(state)
     count = len(state.heads)
     position = {head[0]: index for index, head in enumerate(state.heads)}
@@ -214,7 +214,7 @@ class _HandRef:
     number: int
 
 
-def _ranked_lines(state):
+def ranked_lines(state):
     hands = [_HandRef(head[0], head[1]) for head in state.heads]
     lines = services.stored_tally(state.round_id, hands) if state.tally.is_current else None
     if lines is None:

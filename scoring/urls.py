@@ -6,6 +6,7 @@ app_name = "scoring"
 
 urlpatterns = [
     path("rounds/<int:round_id>/results/", views.results, name="results"),
+    path("rounds/<int:round_id>/results/matrix/", views.results_matrix, name="results-matrix"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("moderate/rounds/<int:round_id>/results/", views.moderate_results, name="moderate"),
     path("leagues/", league_views.league_list, name="league-list"),

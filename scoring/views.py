@@ -2,22 +2,26 @@
 challenges, and the moderator's queue with finalization. Nothing of the results exists before the reveal: the
 round's results page then says when they open (and nothing of the hands), the rest is 404."""
 
+from collections import Counter
+
 from django import forms
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.templatetags.people import display_name_of
 from rounds.models.audit import audit_trail, name_people
 from rounds.moderation_views import moderator_required
 from rounds.services.leagues import can_manage_league
-from submissions.selectors import hands_of_round, is_playing, is_revealed
+from submissions.selectors import is_playing, is_revealed
 
-from . import charts, exports, match_workbench, selectors, services
+from . import match_workbench, matrix_html, selectors, services
 from .models import Challenge
 from .outcomes import OUTCOMES
 
@@ -54,38 +58,76 @@ def results(request, round_id):
             for sentence in outcome.skipped:
                 messages.info(request, sentence)
             return redirect("scoring:results", round_.pk)
+    progress = services.table_or_progress(round_, now)
+    if progress is None:
+        raise Http404("The results of this round are not open yet.")
+    if not progress.ready:
+        return _table_being_built(request, round_, progress)
+    if request.headers.get("HX-Request") == "true":
+        # The progress section polls this page: the table is ready, so the whole page is reloaded.
+        return HttpResponse(headers={"HX-Refresh": "true"})
     try:
-        table = selectors.results_table(round_, viewer=request.user)
+        page = matrix_html.render_for(round_, now)
     except services.ScoringNotFound:
         raise Http404("The results of this round are not open yet.") from None
-    mine = next((row for row in table.rows if row.mine), None)
-    hands = [hand for hand in hands_of_round(round_) if hand.current_version]
-    cards = {hand.pk: hand.current_version.cards for hand in hands}
-    notes = {hand.pk: hand.current_version.changes_note for hand in hands}
-    decisions = {hand.pk: hand.current_version.decisions for hand in hands}
-    only_mine = request.GET.get("rows") == "mine" and mine is not None
+    mine = selectors.my_entry_number(round_, request.user)
+    mine = mine if mine in page.row_texts else None
+    inline = len(page.numbers) <= matrix_html.INLINE_HANDS
+    only_mine = request.GET.get("rows") == "mine" and mine is not None and inline
     context = {
-        "round": round_,
-        "table": table,
-        "rows": [mine] if only_mine else table.rows,
+        **_page_context(request, round_, page, mine),
+        # Above INLINE_HANDS hands the page shows the viewer's row and the ranking; the full matrix is a link.
+        "matrix": page.matrix(mine, only_mine=only_mine or not inline) if inline or mine else "",
+        "inline": inline,
         "only_mine": only_mine,
-        "my_row": mine,
-        "row_text": row_text or (_row_template(mine, table) if mine else ""),
+        "ranking": page.ranking(mine),
+        "row_text": row_text or (page.row_texts[mine] if mine else ""),
         "row_error": row_error,
-        "can_manage": can_manage_league(request.user, round_.league),
         "outcomes": OUTCOMES,
-        "cards": cards,
-        "results_bbcode": exports.results_bbcode(table, cards, notes, decisions),
         "by_players": selectors.decisions_by_players(round_),
-        "chart": charts.bar_chart(
-            [(f"{row.number:02d} {row.player}", row.league_points) for row in table.by_rank],
-            title=f"League points of each hand in {round_.code}",
-            value_label="League points",
-        )
-        if table.rows and table.has_results
-        else "",
+        "chart": mark_safe(page.chart),  # noqa: S308 - charts.bar_chart escaped every label
     }
     return render(request, "scoring/results.html", context)
+
+
+def _page_context(request, round_, page, mine):
+    return {
+        "round": round_,
+        "table": selectors.ResultsTable(
+            round_, [], final=round_.state == "final", stale=False, status_counts=Counter(page.status_counts)
+        ),
+        "hand_count": len(page.numbers),
+        "my_number": mine,
+        "can_manage": can_manage_league(request.user, round_.league),
+    }
+
+
+@never_cache
+@require_GET
+def results_matrix(request, round_id):
+    """The full matrix on its own (the results page links to it above `matrix_html.INLINE_HANDS` hands): a
+    page of its own, or only the table when htmx asks for it. The same visibility as the results page: 404
+    before the reveal."""
+    round_ = _round_or_404(round_id)
+    now = timezone.now()
+    progress = services.table_or_progress(round_, now) if is_revealed(round_, now) else None
+    if progress is None:
+        raise Http404("The results of this round are not open yet.")
+    if not progress.ready:
+        return redirect("scoring:results", round_.pk)
+    page = matrix_html.render_for(round_, now)
+    mine = selectors.my_entry_number(round_, request.user)
+    context = {**_page_context(request, round_, page, mine), "matrix": page.matrix(mine)}
+    fragment = request.headers.get("HX-Request") == "true"
+    response = render(request, "scoring/_matrix.html" if fragment else "scoring/results_matrix.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _table_being_built(request, round_, progress):
+    """A large round's match table is built in the background: how far it is, instead of waiting for it."""
+    context = {"round": round_, "progress": progress}
+    return render(request, "scoring/results_building.html", context)
 
 
 def _results_not_open(request, round_, now):
@@ -100,14 +142,6 @@ def _results_not_open(request, round_, now):
     }
     status = 409 if request.method == "POST" else 200
     return render(request, "scoring/results_not_open.html", context, status=status)
-
-
-def _row_template(row, table):
-    """The player's row as it stands, ready to edit: known cells filled, `?` elsewhere."""
-    cells = [
-        "X" if cell.is_self else ("?" if cell.points is None else str(cell.points)) for cell in row.cells
-    ]
-    return f"{row.number} | {' '.join(cells)} | PT | Points"
 
 
 @never_cache

@@ -65,13 +65,14 @@ def test_results_exports_escape_hand_and_forum_names(revealed_round, client, mod
     round_.save(update_fields=["title"])
     api = client.get(f"/api/rounds/{round_.pk}/export/bbcode/").content.decode()
     client.force_login(players[0])
-    page = client.get(f"/rounds/{round_.pk}/results/").context["results_bbcode"]  # the post the page offers
-    for text in (api, page):
-        for tag in TAGS:
-            assert tag not in text
-        assert "\uff3bimg\uff3dhttp://evil.example/x.png\uff3b/img\uff3d" in text
-        assert "\uff3b/code\uff3d\uff3burl=http://evil.example\uff3dclick\uff3b/url\uff3d" in text
-        assert "Title \uff3bb\uff3dbold" in text
+    page = client.get(f"/rounds/{round_.pk}/results/").content.decode()
+    assert f'data-copy-url="/api/rounds/{round_.pk}/export/bbcode/"' in page  # the post the page offers
+    text = api
+    for tag in TAGS:
+        assert tag not in text
+    assert "\uff3bimg\uff3dhttp://evil.example/x.png\uff3b/img\uff3d" in text
+    assert "\uff3b/code\uff3d\uff3burl=http://evil.example\uff3dclick\uff3b/url\uff3d" in text
+    assert "Title \uff3bb\uff3dbold" in text
     assert api.count("[code]") == 1 and api.count("[/code]") == 1  # the table's own block is intact
 
 
