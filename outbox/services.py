@@ -20,7 +20,7 @@ from django.utils import timezone
 from phm.links import site_url
 from rounds.models.audit import log_action
 
-from . import kinds, preferences, rendering, unread
+from . import deferred, kinds, preferences, rendering, unread
 from .models import Message, Notification
 
 logger = logging.getLogger(__name__)
@@ -156,7 +156,10 @@ def retry_delay(attempts):
 
 
 def is_permanent(error):
-    """Errors that no retry can cure: the server refused the recipients or the message itself (5xx)."""
+    """Errors that no retry can cure: the server refused the recipients or the message itself (5xx), or the
+    row a deferred body is rendered from is gone."""
+    if isinstance(error, deferred.SourceGone):
+        return True
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return all(code >= 500 for code, _ in error.recipients.values())
     return isinstance(error, smtplib.SMTPDataError) and error.smtp_code >= 500
@@ -173,14 +176,18 @@ def deliver(message_id, *, connection=None, now=None):
         )
         if message is None:
             return "skipped"
+        saved_fields = ["state", "sent_at", "attempts", "last_attempt_at"]
         try:
+            if deferred.is_deferred(message):
+                deferred.render(message)  # kept with the delivery: what was sent is what the row says
+                saved_fields += ["subject", "body", "html_body"]
             _send(message, connection)
         except Exception as error:  # any failure leaves the message pending, with what went wrong
             return _record_failure(message, error)
         message.state, message.sent_at = Message.State.SENT, timezone.now()
         message.attempts += 1
         message.last_attempt_at = message.sent_at
-        message.save(update_fields=["state", "sent_at", "attempts", "last_attempt_at"])
+        message.save(update_fields=saved_fields)
         return "sent"
 
 

@@ -6,15 +6,19 @@ reveal can therefore never interleave, and a request that waited for the lock pa
 """
 
 import dataclasses
+import functools
 import logging
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, sql
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone
 
+from outbox import deferred as outbox_deferred
+from outbox import rendering
 from outbox import services as outbox
+from outbox.models import Message
 from phm.links import site_url
 from phm.text import clean_name
 from rounds.catalog.resolve import resolve_name
@@ -405,40 +409,37 @@ def submit_hand(*, player, round_id, name, cards, attested, decisions=None, now=
 
 def _save_submission(hand, version, entry, receipt=None):
     """Write a submission: the hand's new name and flag, its new version, the audit entry and the receipt's
-    outbox message (None: the player has no e-mail address).
+    outbox message (None: the player has no e-mail address), which names the new version (`source_id`).
 
-    On PostgreSQL in one statement (data-modifying CTEs and the version's INSERT), with the SQL and values
-    Django's own compilers produce for `hand.save(update_fields=…)`, `version.save()`, `entry.save()` and
-    `receipt.save()`; elsewhere by those calls. The rows are independent of each other (the old version was
-    lowered before), so their order inside the statement does not matter."""
+    On PostgreSQL in one statement (data-modifying CTEs, the receipt's INSERT reading the version's new id),
+    whose text is built once per process (_submission_sql) and whose values are prepared by the models' own
+    fields, as `hand.save(update_fields=…)`, `version.save()`, `entry.save()` and `receipt.save()` would;
+    elsewhere by those calls. The rows are independent of each other but for the receipt's version id (the old
+    version was lowered before), so their order inside the statement does not matter."""
     if connection.vendor != "postgresql":
         hand.save(update_fields=["name", "flagged", "updated_at"])
         version.save(force_insert=True)
         entry.save(force_insert=True)
         if receipt is not None:
+            receipt.source_id = version.pk
             outbox.queue([receipt])
         return
     hand.updated_at = timezone.now()  # what auto_now does on save()
-    update = sql.UpdateQuery(Hand)
-    update.add_update_values({"name": hand.name, "flagged": hand.flagged, "updated_at": hand.updated_at})
-    update.add_filter("pk", hand.pk)
-    update_sql, update_params = update.get_compiler(connection=connection).as_sql()
-    audit_sql, audit_params = _insert_sql(entry)
-    version_sql, version_params = _insert_sql(version, returning=True)
-    ctes = [f'"hand_update" AS ({update_sql})', f'"audit_insert" AS ({audit_sql})']
-    params = [*update_params, *audit_params]
+    params = [
+        *_insert_params(version),
+        *_field_params(Hand, HAND_UPDATE_FIELDS, hand),
+        hand.pk,
+        *_insert_params(entry),
+    ]
     if receipt is not None:
-        receipt_sql, receipt_params = _insert_sql(receipt, returning=True)
-        ctes.append(f'"receipt_insert" AS ({receipt_sql})')
-        params.extend(receipt_params)
-        version_sql += ', (SELECT "id" FROM "receipt_insert")'  # after the version's RETURNING "id"
+        params.extend(_insert_params(receipt, without=("source_id",)))
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(ctes)} {version_sql}", [*params, *version_params])
+        cursor.execute(_submission_sql(type(entry), with_receipt=receipt is not None), params)
         row = cursor.fetchone()
     version.pk = row[0]
     saved_rows = [version, entry]
     if receipt is not None:
-        receipt.pk = row[1]
+        receipt.pk, receipt.source_id = row[1], version.pk
         saved_rows.append(receipt)
         outbox.send_after_commit([receipt.pk])
     for saved in saved_rows:
@@ -446,15 +447,59 @@ def _save_submission(hand, version, entry, receipt=None):
         saved._state.db = connection.alias
 
 
-def _insert_sql(obj, returning=False):
-    """The INSERT (SQL, params) that obj.save() would run for a new row, RETURNING its id if asked."""
-    fields = [field for field in obj._meta.local_concrete_fields if not field.primary_key]
-    query = sql.InsertQuery(type(obj))
-    query.insert_values(fields, [obj])
-    compiler = query.get_compiler(connection=connection)
-    compiler.returning_fields = [obj._meta.pk] if returning else None
-    [(text, params)] = compiler.as_sql()
-    return text, params
+HAND_UPDATE_FIELDS = ("name", "flagged", "updated_at")
+
+
+def _inserted_fields(model, without=()):
+    return [
+        field
+        for field in model._meta.local_concrete_fields
+        if not field.primary_key and field.attname not in without
+    ]
+
+
+def _field_params(model, names, obj):
+    """The values obj.save() would send for these fields (their own get_db_prep_save)."""
+    return [model._meta.get_field(name).get_db_prep_save(getattr(obj, name), connection) for name in names]
+
+
+def _insert_params(obj, without=()):
+    """The values obj.save() would INSERT for a new row, in _inserted_fields order."""
+    return [
+        field.get_db_prep_save(field.pre_save(obj, True), connection)
+        for field in _inserted_fields(type(obj), without)
+    ]
+
+
+@functools.cache
+def _submission_sql(audit_model, with_receipt):
+    """The text of the submission's one statement (PostgreSQL): built once per process, not compiled by the
+    ORM on every PUT. Its placeholders follow _save_submission's params."""
+    qn = connection.ops.quote_name
+
+    def insert(model, without=()):
+        fields = _inserted_fields(model, without)
+        columns = ", ".join(qn(field.column) for field in fields)
+        return f"INSERT INTO {qn(model._meta.db_table)} ({columns})", ", ".join(["%s"] * len(fields))
+
+    version_insert, version_values = insert(HandVersion)
+    audit_insert, audit_values = insert(audit_model)
+    assignments = ", ".join(f"{qn(Hand._meta.get_field(name).column)} = %s" for name in HAND_UPDATE_FIELDS)
+    ctes = [
+        f'"version_insert" AS ({version_insert} VALUES ({version_values}) RETURNING "id")',
+        f'"hand_update" AS (UPDATE {qn(Hand._meta.db_table)} SET {assignments} WHERE "id" = %s)',  # noqa: S608
+        f'"audit_insert" AS ({audit_insert} VALUES ({audit_values}))',
+    ]
+    selected = ['(SELECT "id" FROM "version_insert")']
+    if with_receipt:
+        receipt_insert, receipt_values = insert(Message, without=("source_id",))
+        receipt_cte = (
+            f'"receipt_insert" AS ({receipt_insert[:-1]}, "source_id") '  # noqa: S608  (names from _meta)
+            f'SELECT {receipt_values}, "id" FROM "version_insert" RETURNING "id")'
+        )
+        ctes.append(receipt_cte)
+        selected.append('(SELECT "id" FROM "receipt_insert")')
+    return f"WITH {', '.join(ctes)} SELECT {', '.join(selected)}"
 
 
 def _new_version(
@@ -503,24 +548,43 @@ def _new_version(
 
 # Mail -------------------------------------------------------------------------------------------------------
 
+RECEIPT_KIND = "hand.receipt"
+RECEIPT_TEMPLATE = "submissions/email/receipt.txt"
+
 
 def receipt_message(version, hand, round_):
-    """The receipt by e-mail (unsaved outbox message, or None without an address): the same hand, time,
-    version and commitment as the receipt page. Secret: it lists the cards."""
+    """The receipt by e-mail: an unsaved outbox message (None without an address), its subject and body
+    rendered by the worker that sends it (render_receipt), so the submission only INSERTs a small row. The
+    caller sets `source_id` to the version's id. Secret: the body lists the cards."""
+    return outbox_deferred.email(kind=RECEIPT_KIND, user=hand.player, round_=round_, secret=True)
+
+
+def render_receipt(message):
+    """(subject, text, HTML) of a receipt from its hand version: the same hand, time, version and commitment
+    as the receipt page, to the hand's own player only."""
+    version = (
+        HandVersion.objects.select_related("hand__round__league", "hand__player__profile")
+        .filter(pk=message.source_id)
+        .first()
+    )
+    if version is None:
+        raise outbox_deferred.SourceGone(f"hand version {message.source_id} is gone")
+    hand, round_ = version.hand, version.hand.round
+    if hand.player_id != message.recipient_id:
+        raise outbox_deferred.SourceGone(f"hand version {version.pk} is not the recipient's")
     context = {
         "version": version,
         "hand": hand,
         "round": round_,
         "url": site_url(reverse("submissions:receipt", args=[round_.pk, version.number])),
     }
-    return outbox.email(
-        kind="hand.receipt",
+    subject = f"[PHM] Your hand for round {round_.code}, version {version.number}"
+    return subject, *rendering.render_email(
+        kind=RECEIPT_KIND,
         user=hand.player,
-        subject=f"[PHM] Your hand for round {round_.code}, version {version.number}",
-        template="submissions/email/receipt.txt",
+        subject=subject,
+        template=RECEIPT_TEMPLATE,
         context=context,
-        round_=round_,
-        secret=True,
     )
 
 
