@@ -1,8 +1,8 @@
 """E-mails rendered when they are sent rather than when they are queued.
 
-A hot write (a hand's submission) queues a small row — the kind, the recipient and address, and the id of the
-row the message comes from (`Message.source_id`) — in its own transaction, and the worker that sends the
-message renders its subject and body from that row first. The request then pays for one INSERT, not for the
+A hot write (a hand's submission) queues a small row — the kind, the recipient and address, the subject and
+the id of the row the body comes from (`Message.source_id`) — in its own transaction, and the worker that
+sends the message renders the body from that row first. The request then pays for one INSERT, not for the
 templates.
 
 The app that owns the source registers the renderer (its AppConfig.ready): the outbox stands beside the layers
@@ -20,17 +20,16 @@ class SourceGone(LookupError):
 
 
 def register(kind_key, render):
-    """`render(message)` returns (subject, plain text, HTML) of the message, or raises SourceGone."""
+    """`render(message)` returns (plain text, HTML) of the message's body, or raises SourceGone."""
     kind = kinds.kind(kind_key)
     if kind is None or kind.digest:
         raise ValueError(f"{kind_key}: a deferred e-mail must be a known kind that never waits for a digest")
     _renderers[kind_key] = render
 
 
-def email(*, kind, user, round_=None, league_id=None, secret=False):
-    """An unsaved message to `user` whose subject and body are rendered at sending; or None when they have no
-    address or turned this kind's e-mail off. The caller sets `source_id` (it may only know it inside its
-    INSERT)."""
+def email(*, kind, user, subject, round_=None, league_id=None, secret=False):
+    """An unsaved message to `user` whose body is rendered at sending; or None when they have no address or
+    turned this kind's e-mail off. The caller sets `source_id` (it may only know it inside its INSERT)."""
     if kind not in _renderers:
         raise LookupError(f"no deferred renderer registered for {kind}")
     if not user.email or not preferences.wants(user, kind, "email"):
@@ -39,7 +38,7 @@ def email(*, kind, user, round_=None, league_id=None, secret=False):
         kind=kind,
         recipient=user,
         to_address=user.email,
-        subject="",
+        subject=subject[: Message._meta.get_field("subject").max_length],
         body="",
         html_body="",
         round_id=round_.pk if round_ is not None else None,
@@ -54,6 +53,5 @@ def is_deferred(message):
 
 
 def render(message):
-    """Fill in a deferred message's subject and body (unsaved: the sender saves them with the delivery)."""
-    subject, message.body, message.html_body = _renderers[message.kind](message)
-    message.subject = subject[: Message._meta.get_field("subject").max_length]
+    """Fill in the body of a deferred message (unsaved: the sender saves it with the delivery)."""
+    message.body, message.html_body = _renderers[message.kind](message)

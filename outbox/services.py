@@ -180,7 +180,7 @@ def deliver(message_id, *, connection=None, now=None):
         try:
             if deferred.is_deferred(message):
                 deferred.render(message)  # kept with the delivery: what was sent is what the row says
-                saved_fields += ["subject", "body", "html_body"]
+                saved_fields += ["body", "html_body"]
             _send(message, connection)
         except Exception as error:  # any failure leaves the message pending, with what went wrong
             return _record_failure(message, error)

@@ -24,7 +24,7 @@ from phm.text import clean_name
 from rounds.catalog.resolve import resolve_name
 from rounds.legality import accepted_cards_matter, check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
-from rounds.models import MAX_HAND_SIZE, Round, RoundState
+from rounds.models import MAX_HAND_SIZE, League, Round, RoundState
 from rounds.models.audit import audit_entry, log_action
 from rounds.services.leagues import can_manage_league
 from rounds.variants import MAX_DECISION_TEXT
@@ -242,14 +242,28 @@ def _lock_round_shared(round_id, previewer=None):
         return lock_round_shared(round_id)
     if connection.vendor == "postgresql":
         table, previews = Round._meta.db_table, HandsPreview._meta.db_table
+        leagues = League._meta.db_table
+        # The league's name and number come along (the round's code, in the receipt's subject), as a League
+        # whose other fields load if read.
         sql = (
             f'SELECT r.*, EXISTS (SELECT 1 FROM "{previews}" p WHERE p."round_id" = r."id" '  # noqa: S608
-            f'AND p."moderator_id" = %s) AS "previewed" FROM "{table}" r WHERE r."id" = %s FOR SHARE OF r'
+            f'AND p."moderator_id" = %s) AS "previewed", l."name" AS "league_name", '
+            f'l."number" AS "league_number" FROM "{table}" r JOIN "{leagues}" l ON l."id" = r."league_id" '
+            f'WHERE r."id" = %s FOR SHARE OF r'
         )
         found = list(Round.objects.raw(sql, [previewer.pk, round_id]))
-        return found[0] if found else None
+        if not found:
+            return None
+        round_ = found[0]
+        round_.league = League.from_db(
+            connection.alias,
+            ["id", "name", "number"],
+            [round_.league_id, round_.league_name, round_.league_number],
+        )
+        return round_
     return (  # SQLite locks the whole file anyway
         Round.objects.select_for_update()
+        .select_related("league")
         .filter(pk=round_id)
         .annotate(previewed=Exists(HandsPreview.objects.filter(round=OuterRef("pk"), moderator=previewer)))
         .first()
@@ -553,15 +567,25 @@ RECEIPT_TEMPLATE = "submissions/email/receipt.txt"
 
 
 def receipt_message(version, hand, round_):
-    """The receipt by e-mail: an unsaved outbox message (None without an address), its subject and body
-    rendered by the worker that sends it (render_receipt), so the submission only INSERTs a small row. The
-    caller sets `source_id` to the version's id. Secret: the body lists the cards."""
-    return outbox_deferred.email(kind=RECEIPT_KIND, user=hand.player, round_=round_, secret=True)
+    """The receipt by e-mail: an unsaved outbox message (None without an address), its body rendered by the
+    worker that sends it (render_receipt), so the submission only INSERTs a small row. The caller sets
+    `source_id` to the version's id. Secret: the body lists the cards."""
+    return outbox_deferred.email(
+        kind=RECEIPT_KIND,
+        user=hand.player,
+        subject=receipt_subject(round_, version),
+        round_=round_,
+        secret=True,
+    )
+
+
+def receipt_subject(round_, version):
+    return f"[PHM] Your hand for round {round_.code}, version {version.number}"
 
 
 def render_receipt(message):
-    """(subject, text, HTML) of a receipt from its hand version: the same hand, time, version and commitment
-    as the receipt page, to the hand's own player only."""
+    """(text, HTML) of a receipt from its hand version: the same hand, time, version and commitment as the
+    receipt page, to the hand's own player only."""
     version = (
         HandVersion.objects.select_related("hand__round__league", "hand__player__profile")
         .filter(pk=message.source_id)
@@ -578,11 +602,10 @@ def render_receipt(message):
         "round": round_,
         "url": site_url(reverse("submissions:receipt", args=[round_.pk, version.number])),
     }
-    subject = f"[PHM] Your hand for round {round_.code}, version {version.number}"
-    return subject, *rendering.render_email(
+    return rendering.render_email(
         kind=RECEIPT_KIND,
         user=hand.player,
-        subject=subject,
+        subject=message.subject,
         template=RECEIPT_TEMPLATE,
         context=context,
     )
