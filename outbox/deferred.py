@@ -55,3 +55,8 @@ def is_deferred(message):
 def render(message):
     """Fill in the body of a deferred message (unsaved: the sender saves it with the delivery)."""
     message.body, message.html_body = _renderers[message.kind](message)
+
+
+def body_of(message):
+    """The message's plain-text body: as stored, or as it will be rendered when it is sent."""
+    return _renderers[message.kind](message)[0] if is_deferred(message) else message.body
