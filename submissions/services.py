@@ -10,7 +10,7 @@ import functools
 import logging
 from dataclasses import dataclass
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone
@@ -29,7 +29,7 @@ from rounds.models.audit import audit_entry, log_action
 from rounds.services.leagues import can_manage_league
 from rounds.variants import MAX_DECISION_TEXT
 
-from . import commitments, notifications, selectors, signals
+from . import commitments, notifications, rows, selectors, signals
 from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
 from .similar_hands import card_changes
 
@@ -241,24 +241,17 @@ def _lock_round_shared(round_id, previewer=None):
     if previewer is None:
         return lock_round_shared(round_id)
     if connection.vendor == "postgresql":
-        table, previews = Round._meta.db_table, HandsPreview._meta.db_table
-        leagues = League._meta.db_table
+        db = rows.database()
+        round_, (previewed, league_name, league_number) = rows.fetch_one(
+            db, Round, _round_lock_sql(), [previewer.pk, round_id]
+        )
+        if round_ is None:
+            return None
+        round_.previewed = previewed
         # The league's name and number come along (the round's code, in the receipt's subject), as a League
         # whose other fields load if read.
-        sql = (
-            f'SELECT r.*, EXISTS (SELECT 1 FROM "{previews}" p WHERE p."round_id" = r."id" '  # noqa: S608
-            f'AND p."moderator_id" = %s) AS "previewed", l."name" AS "league_name", '
-            f'l."number" AS "league_number" FROM "{table}" r JOIN "{leagues}" l ON l."id" = r."league_id" '
-            f'WHERE r."id" = %s FOR SHARE OF r'
-        )
-        found = list(Round.objects.raw(sql, [previewer.pk, round_id]))
-        if not found:
-            return None
-        round_ = found[0]
         round_.league = League.from_db(
-            connection.alias,
-            ["id", "name", "number"],
-            [round_.league_id, round_.league_name, round_.league_number],
+            db.alias, ["id", "name", "number"], [round_.league_id, league_name, league_number]
         )
         return round_
     return (  # SQLite locks the whole file anyway
@@ -270,10 +263,24 @@ def _lock_round_shared(round_id, previewer=None):
     )
 
 
+@functools.cache
+def _round_lock_sql():
+    """The round FOR SHARE with the previewer's HandsPreview (EXISTS) and its league's name and number."""
+    table, previews = Round._meta.db_table, HandsPreview._meta.db_table
+    leagues = League._meta.db_table
+    return (
+        f'SELECT {rows.select_list(Round, "r")}, EXISTS (SELECT 1 FROM "{previews}" p '  # noqa: S608
+        f'WHERE p."round_id" = r."id" AND p."moderator_id" = %s), l."name", l."number" FROM "{table}" r '
+        f'JOIN "{leagues}" l ON l."id" = r."league_id" WHERE r."id" = %s FOR SHARE OF r'
+    )
+
+
 def _lower_current_version(hand):
     """Mark the hand's current version as no longer current and return it (None if it has none), in one
     statement. Call it with the hand row locked: the UPDATE reads the latest committed versions, so a version
     another tab of the same player stored while this request waited for the lock is the one lowered."""
+    if connection.vendor == "postgresql":
+        return rows.fetch_one(rows.database(), HandVersion, _lower_current_version_sql(), [False, hand.pk])[0]
     table = HandVersion._meta.db_table
     found = list(
         HandVersion.objects.raw(
@@ -284,19 +291,30 @@ def _lower_current_version(hand):
     return found[0] if found else None
 
 
+@functools.cache
+def _lower_current_version_sql():
+    table = f'"{HandVersion._meta.db_table}"'
+    return (
+        f'UPDATE {table} SET "is_current" = %s WHERE "hand_id" = %s AND "is_current" '  # noqa: S608
+        f"RETURNING {rows.select_list(HandVersion, table)}"
+    )
+
+
 def _locked_hand(round_id, player_id):
     """The player's hand in the round, FOR UPDATE, or None. On PostgreSQL by SQL written once rather than a
     queryset compiled on every submission."""
     if connection.vendor != "postgresql":
         return Hand.objects.select_for_update().filter(round_id=round_id, player_id=player_id).first()
-    found = list(Hand.objects.raw(_locked_hand_sql(), [round_id, player_id]))
-    return found[0] if found else None
+    return rows.fetch_one(rows.database(), Hand, _locked_hand_sql(), [round_id, player_id])[0]
 
 
 @functools.cache
 def _locked_hand_sql():
-    table = connection.ops.quote_name(Hand._meta.db_table)
-    return f'SELECT * FROM {table} WHERE "round_id" = %s AND "player_id" = %s FOR UPDATE'  # noqa: S608
+    table = Hand._meta.db_table
+    return (
+        f'SELECT {rows.select_list(Hand, "h")} FROM "{table}" h '  # noqa: S608
+        'WHERE h."round_id" = %s AND h."player_id" = %s FOR UPDATE'
+    )
 
 
 def _lock_own_hand(round_, player):
@@ -454,15 +472,18 @@ def _save_submission(hand, version, entry, receipt=None):
             outbox.queue([receipt])
         return
     hand.updated_at = timezone.now()  # what auto_now does on save()
+    # The connection itself, not the `connection` proxy: every field's preparation reads it several times,
+    # and each read of the proxy is a thread-local lookup.
+    db = connections[DEFAULT_DB_ALIAS]
     params = [
-        *_insert_params(version),
-        *_field_params(Hand, HAND_UPDATE_FIELDS, hand),
+        *_insert_params(version, db),
+        *_field_params(Hand, HAND_UPDATE_FIELDS, hand, db),
         hand.pk,
-        *_insert_params(entry),
+        *_insert_params(entry, db),
     ]
     if receipt is not None:
-        params.extend(_insert_params(receipt, without=("source_id",)))
-    with connection.cursor() as cursor:
+        params.extend(_insert_params(receipt, db, without=("source_id",)))
+    with db.cursor() as cursor:
         cursor.execute(_submission_sql(type(entry), with_receipt=receipt is not None), params)
         row = cursor.fetchone()
     version.pk = row[0]
@@ -473,12 +494,13 @@ def _save_submission(hand, version, entry, receipt=None):
         outbox.send_after_commit([receipt.pk])
     for saved in saved_rows:
         saved._state.adding = False
-        saved._state.db = connection.alias
+        saved._state.db = db.alias
 
 
 HAND_UPDATE_FIELDS = ("name", "flagged", "updated_at")
 
 
+@functools.cache
 def _inserted_fields(model, without=()):
     return [
         field
@@ -487,17 +509,15 @@ def _inserted_fields(model, without=()):
     ]
 
 
-def _field_params(model, names, obj):
+def _field_params(model, names, obj, db):
     """The values obj.save() would send for these fields (their own get_db_prep_save)."""
-    return [model._meta.get_field(name).get_db_prep_save(getattr(obj, name), connection) for name in names]
+    return [model._meta.get_field(name).get_db_prep_save(getattr(obj, name), db) for name in names]
 
 
-def _insert_params(obj, without=()):
+def _insert_params(obj, db, without=()):
     """The values obj.save() would INSERT for a new row, in _inserted_fields order."""
-    return [
-        field.get_db_prep_save(field.pre_save(obj, True), connection)
-        for field in _inserted_fields(type(obj), without)
-    ]
+    fields = _inserted_fields(type(obj), without)
+    return [field.get_db_prep_save(field.pre_save(obj, True), db) for field in fields]
 
 
 @functools.cache

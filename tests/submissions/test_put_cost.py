@@ -148,7 +148,7 @@ def test_the_statement_sends_the_values_djangos_own_saves_would(open_round, alic
         query.insert_values(fields, [row])
         with time_machine.travel(open_round.deadline, tick=False):  # auto_now_add reads the clock for both
             [(text, compiled)] = query.get_compiler(connection=connection).as_sql()
-            ours = services._insert_params(row)
+            ours = services._insert_params(row, connection)
         assert [str(value) for value in ours] == [str(value) for value in compiled]
         columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
         assert columns in text
