@@ -242,11 +242,10 @@ def _lock_round_shared(round_id, previewer=None):
         return lock_round_shared(round_id)
     if connection.vendor == "postgresql":
         db = rows.database()
-        round_, (previewed, league_name, league_number) = rows.fetch_one(
-            db, Round, _round_lock_sql(), [previewer.pk, round_id]
-        )
+        round_, extra = rows.fetch_one(db, Round, _round_lock_sql(), [previewer.pk, round_id])
         if round_ is None:
             return None
+        previewed, league_name, league_number = extra
         round_.previewed = previewed
         # The league's name and number come along (the round's code, in the receipt's subject), as a League
         # whose other fields load if read.
