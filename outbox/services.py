@@ -21,6 +21,7 @@ from phm.links import site_url
 from rounds.models.audit import log_action
 
 from . import deferred, kinds, preferences, rendering, unread
+from .doorbell import doorbell
 from .models import Message, Notification
 
 logger = logging.getLogger(__name__)
@@ -137,14 +138,11 @@ def queue(messages):
 
 
 def send_after_commit(message_ids):
-    """Publish one delivery task per message after the commit (a rollback sends nothing). If the broker is
-    down the messages stay pending and the backstop sends them."""
-    from phm.tasks import publish
-
-    from .tasks import send_message
-
+    """Hand the messages to the workers after the commit (a rollback sends nothing): a delivery task carries
+    them with the others this process commits within OUTBOX_PUBLISH_WINDOW (outbox.doorbell). If the broker
+    is down the messages stay pending and the backstop sends them."""
     ids = list(message_ids)
-    transaction.on_commit(lambda: [publish(send_message, message_id) for message_id in ids], robust=True)
+    transaction.on_commit(lambda: doorbell.ring(ids), robust=True)
 
 
 # Delivery ---------------------------------------------------------------------------------------------------
