@@ -13,7 +13,7 @@ from django.utils.timezone import localtime
 from accounts.services import is_moderator
 from submissions.models import HandsPreview
 
-from . import services
+from . import deferred, services
 from .models import Message
 
 KIND_LABELS = {
@@ -63,7 +63,7 @@ class MessageAdmin(admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         if request.user.is_superuser:
-            return [*SUMMARY_FIELDS, "to_address", "secret", "body"]
+            return [*SUMMARY_FIELDS, "to_address", "secret", "body_text"]
         return SUMMARY_FIELDS
 
     def get_readonly_fields(self, request, obj=None):
@@ -101,6 +101,13 @@ class MessageAdmin(admin.ModelAdmin):
         if obj.attempts == 0:
             return "Waiting to be sent"
         return f"Pending after {attempts}; next try {localtime(obj.next_attempt_at):%H:%M}"
+
+    @admin.display(description="Body")
+    def body_text(self, obj):
+        try:
+            return deferred.body_of(obj)  # a receipt not sent yet: rendered from its version, as it will be
+        except deferred.SourceGone as error:
+            return f"(nothing to send: {error})"
 
     @admin.display(description="Last error")
     def short_error(self, obj):

@@ -26,6 +26,10 @@ class Message(models.Model):
     # The HTML alternative of `body` (empty: plain text only). A database default too: submissions insert
     # receipts with their own SQL.
     html_body = models.TextField(blank=True, default="", db_default="")
+    # A message whose body is rendered when it is sent (outbox.deferred): the id of the row it is rendered
+    # from, e.g. a receipt's hand version. Its body stays empty until then, so the request that queues it
+    # renders nothing.
+    source_id = models.BigIntegerField(null=True, blank=True)
     # For moderators' view of undelivered mail, and to keep it secret where it must be.
     league = models.ForeignKey(
         "rounds.League", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

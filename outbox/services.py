@@ -20,7 +20,8 @@ from django.utils import timezone
 from phm.links import site_url
 from rounds.models.audit import log_action
 
-from . import kinds, preferences, rendering, unread
+from . import deferred, kinds, preferences, rendering, unread
+from .doorbell import doorbell
 from .models import Message, Notification
 
 logger = logging.getLogger(__name__)
@@ -137,14 +138,11 @@ def queue(messages):
 
 
 def send_after_commit(message_ids):
-    """Publish one delivery task per message after the commit (a rollback sends nothing). If the broker is
-    down the messages stay pending and the backstop sends them."""
-    from phm.tasks import publish
-
-    from .tasks import send_message
-
+    """Hand the messages to the workers after the commit (a rollback sends nothing): a delivery task carries
+    them with the others this process commits within OUTBOX_PUBLISH_WINDOW (outbox.doorbell). If the broker
+    is down the messages stay pending and the backstop sends them."""
     ids = list(message_ids)
-    transaction.on_commit(lambda: [publish(send_message, message_id) for message_id in ids], robust=True)
+    transaction.on_commit(lambda: doorbell.ring(ids), robust=True)
 
 
 # Delivery ---------------------------------------------------------------------------------------------------
@@ -156,7 +154,10 @@ def retry_delay(attempts):
 
 
 def is_permanent(error):
-    """Errors that no retry can cure: the server refused the recipients or the message itself (5xx)."""
+    """Errors that no retry can cure: the server refused the recipients or the message itself (5xx), or the
+    row a deferred body is rendered from is gone."""
+    if isinstance(error, deferred.SourceGone):
+        return True
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return all(code >= 500 for code, _ in error.recipients.values())
     return isinstance(error, smtplib.SMTPDataError) and error.smtp_code >= 500
@@ -173,14 +174,18 @@ def deliver(message_id, *, connection=None, now=None):
         )
         if message is None:
             return "skipped"
+        saved_fields = ["state", "sent_at", "attempts", "last_attempt_at"]
         try:
+            if deferred.is_deferred(message):
+                deferred.render(message)  # kept with the delivery: what was sent is what the row says
+                saved_fields += ["body", "html_body"]
             _send(message, connection)
         except Exception as error:  # any failure leaves the message pending, with what went wrong
             return _record_failure(message, error)
         message.state, message.sent_at = Message.State.SENT, timezone.now()
         message.attempts += 1
         message.last_attempt_at = message.sent_at
-        message.save(update_fields=["state", "sent_at", "attempts", "last_attempt_at"])
+        message.save(update_fields=saved_fields)
         return "sent"
 
 

@@ -19,6 +19,12 @@ def send_message(message_id):
     return outcome
 
 
+@shared_task(name="outbox.send_messages")
+def send_messages(message_ids):
+    """The messages a web process committed within one window (outbox.doorbell), each as send_message."""
+    return [send_message(message_id) for message_id in message_ids]
+
+
 @shared_task(name="outbox.send_pending")
 def send_pending():
     """Every BACKSTOP_INTERVAL seconds: messages queued while the broker was down, and retries now due."""

@@ -245,6 +245,9 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "PHM Moderator <phm@localhost
 # (doubling each time, at most an hour).
 OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 12)
 OUTBOX_RETRY_DELAY = env_int("OUTBOX_RETRY_DELAY", 15)
+# Seconds during which the messages a web process commits share one delivery task (outbox.doorbell); 0: one
+# task per commit. Not read from the environment.
+OUTBOX_PUBLISH_WINDOW = 0.05
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # League webhooks (webhooks app): seconds a receiver may take to answer a POST (attempts and back-off are the
 # outbox's), and whether http:// to 127.0.0.1/localhost is accepted (never in production: only with DEBUG).
@@ -332,7 +335,7 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 REST_FRAMEWORK = {
     # Token first: an unauthenticated request then gets 401 with WWW-Authenticate, as docs/api.md requires.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

@@ -39,6 +39,12 @@ def publishing_held():
         _publishing_held.reset(token)
 
 
+def publishing_is_held():
+    """Whether this context publishes nothing (publishing_held): for code that publishes from another thread,
+    which does not inherit the context."""
+    return _publishing_held.get()
+
+
 def publish(task, *args, countdown=None, eta=None):
     """Send `task(*args)` to the workers; False (logged, one line) when the broker cannot take it."""
     global _broker_down_until

@@ -156,18 +156,35 @@ def _category_label(category):
 def _banned_entries(snapshot=None):
     """Banned entries by list key: [(card id the name resolves to, normalised name, category label)].
 
-    From the round's snapshot when given (no query), else from the standing lists."""
+    From the round's snapshot when given (no query; resolved once per catalog revision and kept with the
+    index: every hand of a round is judged by the same snapshot), else from the standing lists. Callers only
+    read the lists."""
     index = get_index()
-    lists = {BannedList.PHM: [], BannedList.LAND_RULE: []}
     if snapshot is not None:
-        rows = [(name, key, _category_label(category)) for name, key, category in snapshot]
-    else:
-        rows = [
+        memo = index.banned_by_snapshot
+        if snapshot not in memo:
+            if len(memo) >= BANNED_MEMO_LIMIT:
+                memo.clear()
+            memo[snapshot] = _resolved_entries(
+                [(name, key, _category_label(category)) for name, key, category in snapshot], index
+            )
+        return memo[snapshot]
+    return _resolved_entries(
+        [
             (entry.card_name, entry.banned_list.key, entry.get_category_display())
             for entry in BannedCard.objects.select_related("banned_list").order_by(
                 "banned_list__position", "position"
             )
-        ]
+        ],
+        index,
+    )
+
+
+BANNED_MEMO_LIMIT = 256  # snapshots (rounds) kept per catalog revision
+
+
+def _resolved_entries(rows, index):
+    lists = {BannedList.PHM: [], BannedList.LAND_RULE: []}
     for name, list_key, label in rows:
         resolution = resolve_name(name, index=index)
         card_id = resolution.card.id if resolution.resolved else None

@@ -1,6 +1,8 @@
 """API for hands (docs/api.md: Hands). The views translate HTTP to submissions.services and back; no rule
 lives here."""
 
+import functools
+
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -123,6 +125,21 @@ def _mine(hand, version):
     return {"hand": hand, "version": version}
 
 
+@functools.cache
+def _my_hand_fields():
+    return list(MyHandSerializer()._readable_fields)
+
+
+def my_hand_body(hand, version):
+    """MyHandSerializer(_mine(hand, version)).data, with the serializer's fields bound once per process rather
+    than deep-copied for every answer (what Serializer.to_representation does, field by field)."""
+    instance, body = _mine(hand, version), {}
+    for field in _my_hand_fields():
+        attribute = field.get_attribute(instance)
+        body[field.field_name] = None if attribute is None else field.to_representation(attribute)
+    return body
+
+
 def illegal_hand_body(verdict):
     """400 body (docs/api.md): {"cards": [{"index","input","problem","suggestions"}]}, one per problem."""
     entries = [
@@ -177,7 +194,7 @@ class MyHandView(APIView):
         hand = selectors.own_hand(request.user, round_)
         if hand is None or hand.current_version is None:
             raise NotFound("You have no hand in this round.")
-        return Response(MyHandSerializer(_mine(hand, hand.current_version)).data)
+        return Response(my_hand_body(hand, hand.current_version))
 
     @extend_schema(request=HandInputSerializer, responses={200: MyHandSerializer, 201: MyHandSerializer})
     def put(self, request, round_id):
@@ -195,7 +212,7 @@ class MyHandView(APIView):
         except SERVICE_ERRORS as error:
             return _error_response(error)
         code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
-        return Response(MyHandSerializer(_mine(result.hand, result.version)).data, status=code)
+        return Response(my_hand_body(result.hand, result.version), status=code)
 
 
 class RoundHandsView(APIView):

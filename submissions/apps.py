@@ -5,4 +5,9 @@ class SubmissionsConfig(AppConfig):
     name = "submissions"
 
     def ready(self):
-        from . import round_pages, signals  # noqa: F401  (the round pages' hands; the reveal scheduler)
+        from outbox import deferred
+
+        from . import round_pages, services, signals  # noqa: F401  (the round pages' hands; the reveal scheduler)
+
+        # Receipts are rendered by the worker that sends them, from their hand version.
+        deferred.register(services.RECEIPT_KIND, services.render_receipt)

@@ -6,26 +6,30 @@ reveal can therefore never interleave, and a request that waited for the lock pa
 """
 
 import dataclasses
+import functools
 import logging
 from dataclasses import dataclass
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, sql
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone
 
+from outbox import deferred as outbox_deferred
+from outbox import rendering
 from outbox import services as outbox
+from outbox.models import Message
 from phm.links import site_url
 from phm.text import clean_name
 from rounds.catalog.resolve import resolve_name
 from rounds.legality import accepted_cards_matter, check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
-from rounds.models import MAX_HAND_SIZE, Round, RoundState
+from rounds.models import MAX_HAND_SIZE, League, Round, RoundState
 from rounds.models.audit import audit_entry, log_action
 from rounds.services.leagues import can_manage_league
 from rounds.variants import MAX_DECISION_TEXT
 
-from . import commitments, notifications, selectors, signals
+from . import commitments, notifications, rows, selectors, signals
 from .models import Hand, HandReview, HandsPreview, HandStatus, HandVersion
 from .similar_hands import card_changes
 
@@ -237,18 +241,36 @@ def _lock_round_shared(round_id, previewer=None):
     if previewer is None:
         return lock_round_shared(round_id)
     if connection.vendor == "postgresql":
-        table, previews = Round._meta.db_table, HandsPreview._meta.db_table
-        sql = (
-            f'SELECT r.*, EXISTS (SELECT 1 FROM "{previews}" p WHERE p."round_id" = r."id" '  # noqa: S608
-            f'AND p."moderator_id" = %s) AS "previewed" FROM "{table}" r WHERE r."id" = %s FOR SHARE OF r'
+        db = rows.database()
+        round_, extra = rows.fetch_one(db, Round, _round_lock_sql(), [previewer.pk, round_id])
+        if round_ is None:
+            return None
+        previewed, league_name, league_number = extra
+        round_.previewed = previewed
+        # The league's name and number come along (the round's code, in the receipt's subject), as a League
+        # whose other fields load if read.
+        round_.league = League.from_db(
+            db.alias, ["id", "name", "number"], [round_.league_id, league_name, league_number]
         )
-        found = list(Round.objects.raw(sql, [previewer.pk, round_id]))
-        return found[0] if found else None
+        return round_
     return (  # SQLite locks the whole file anyway
         Round.objects.select_for_update()
+        .select_related("league")
         .filter(pk=round_id)
         .annotate(previewed=Exists(HandsPreview.objects.filter(round=OuterRef("pk"), moderator=previewer)))
         .first()
+    )
+
+
+@functools.cache
+def _round_lock_sql():
+    """The round FOR SHARE with the previewer's HandsPreview (EXISTS) and its league's name and number."""
+    table, previews = Round._meta.db_table, HandsPreview._meta.db_table
+    leagues = League._meta.db_table
+    return (
+        f'SELECT {rows.select_list(Round, "r")}, EXISTS (SELECT 1 FROM "{previews}" p '  # noqa: S608
+        f'WHERE p."round_id" = r."id" AND p."moderator_id" = %s), l."name", l."number" FROM "{table}" r '
+        f'JOIN "{leagues}" l ON l."id" = r."league_id" WHERE r."id" = %s FOR SHARE OF r'
     )
 
 
@@ -256,6 +278,8 @@ def _lower_current_version(hand):
     """Mark the hand's current version as no longer current and return it (None if it has none), in one
     statement. Call it with the hand row locked: the UPDATE reads the latest committed versions, so a version
     another tab of the same player stored while this request waited for the lock is the one lowered."""
+    if connection.vendor == "postgresql":
+        return rows.fetch_one(rows.database(), HandVersion, _lower_current_version_sql(), [False, hand.pk])[0]
     table = HandVersion._meta.db_table
     found = list(
         HandVersion.objects.raw(
@@ -266,10 +290,36 @@ def _lower_current_version(hand):
     return found[0] if found else None
 
 
+@functools.cache
+def _lower_current_version_sql():
+    table = f'"{HandVersion._meta.db_table}"'
+    return (
+        f'UPDATE {table} SET "is_current" = %s WHERE "hand_id" = %s AND "is_current" '  # noqa: S608
+        f"RETURNING {rows.select_list(HandVersion, table)}"
+    )
+
+
+def _locked_hand(round_id, player_id):
+    """The player's hand in the round, FOR UPDATE, or None. On PostgreSQL by SQL written once rather than a
+    queryset compiled on every submission."""
+    if connection.vendor != "postgresql":
+        return Hand.objects.select_for_update().filter(round_id=round_id, player_id=player_id).first()
+    return rows.fetch_one(rows.database(), Hand, _locked_hand_sql(), [round_id, player_id])[0]
+
+
+@functools.cache
+def _locked_hand_sql():
+    table = Hand._meta.db_table
+    return (
+        f'SELECT {rows.select_list(Hand, "h")} FROM "{table}" h '  # noqa: S608
+        'WHERE h."round_id" = %s AND h."player_id" = %s FOR UPDATE'
+    )
+
+
 def _lock_own_hand(round_, player):
     """The player's hand row, locked so two submissions of one player make versions one after the other;
     created when missing (a concurrent first submission of the same player loses the insert and retries)."""
-    hand = Hand.objects.select_for_update().filter(round=round_, player=player).first()
+    hand = _locked_hand(round_.pk, player.pk)
     if hand is not None:
         return hand, False
     # A first hand races a moderator's declaration that they will not play (declare_not_playing). That holds
@@ -405,56 +455,99 @@ def submit_hand(*, player, round_id, name, cards, attested, decisions=None, now=
 
 def _save_submission(hand, version, entry, receipt=None):
     """Write a submission: the hand's new name and flag, its new version, the audit entry and the receipt's
-    outbox message (None: the player has no e-mail address).
+    outbox message (None: the player has no e-mail address), which names the new version (`source_id`).
 
-    On PostgreSQL in one statement (data-modifying CTEs and the version's INSERT), with the SQL and values
-    Django's own compilers produce for `hand.save(update_fields=…)`, `version.save()`, `entry.save()` and
-    `receipt.save()`; elsewhere by those calls. The rows are independent of each other (the old version was
-    lowered before), so their order inside the statement does not matter."""
+    On PostgreSQL in one statement (data-modifying CTEs, the receipt's INSERT reading the version's new id),
+    whose text is built once per process (_submission_sql) and whose values are prepared by the models' own
+    fields, as `hand.save(update_fields=…)`, `version.save()`, `entry.save()` and `receipt.save()` would;
+    elsewhere by those calls. The rows are independent of each other but for the receipt's version id (the old
+    version was lowered before), so their order inside the statement does not matter."""
     if connection.vendor != "postgresql":
         hand.save(update_fields=["name", "flagged", "updated_at"])
         version.save(force_insert=True)
         entry.save(force_insert=True)
         if receipt is not None:
+            receipt.source_id = version.pk
             outbox.queue([receipt])
         return
     hand.updated_at = timezone.now()  # what auto_now does on save()
-    update = sql.UpdateQuery(Hand)
-    update.add_update_values({"name": hand.name, "flagged": hand.flagged, "updated_at": hand.updated_at})
-    update.add_filter("pk", hand.pk)
-    update_sql, update_params = update.get_compiler(connection=connection).as_sql()
-    audit_sql, audit_params = _insert_sql(entry)
-    version_sql, version_params = _insert_sql(version, returning=True)
-    ctes = [f'"hand_update" AS ({update_sql})', f'"audit_insert" AS ({audit_sql})']
-    params = [*update_params, *audit_params]
+    # The connection itself, not the `connection` proxy: every field's preparation reads it several times,
+    # and each read of the proxy is a thread-local lookup.
+    db = connections[DEFAULT_DB_ALIAS]
+    params = [
+        *_insert_params(version, db),
+        *_field_params(Hand, HAND_UPDATE_FIELDS, hand, db),
+        hand.pk,
+        *_insert_params(entry, db),
+    ]
     if receipt is not None:
-        receipt_sql, receipt_params = _insert_sql(receipt, returning=True)
-        ctes.append(f'"receipt_insert" AS ({receipt_sql})')
-        params.extend(receipt_params)
-        version_sql += ', (SELECT "id" FROM "receipt_insert")'  # after the version's RETURNING "id"
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(ctes)} {version_sql}", [*params, *version_params])
+        params.extend(_insert_params(receipt, db, without=("source_id",)))
+    with db.cursor() as cursor:
+        cursor.execute(_submission_sql(type(entry), with_receipt=receipt is not None), params)
         row = cursor.fetchone()
     version.pk = row[0]
     saved_rows = [version, entry]
     if receipt is not None:
-        receipt.pk = row[1]
+        receipt.pk, receipt.source_id = row[1], version.pk
         saved_rows.append(receipt)
         outbox.send_after_commit([receipt.pk])
     for saved in saved_rows:
         saved._state.adding = False
-        saved._state.db = connection.alias
+        saved._state.db = db.alias
 
 
-def _insert_sql(obj, returning=False):
-    """The INSERT (SQL, params) that obj.save() would run for a new row, RETURNING its id if asked."""
-    fields = [field for field in obj._meta.local_concrete_fields if not field.primary_key]
-    query = sql.InsertQuery(type(obj))
-    query.insert_values(fields, [obj])
-    compiler = query.get_compiler(connection=connection)
-    compiler.returning_fields = [obj._meta.pk] if returning else None
-    [(text, params)] = compiler.as_sql()
-    return text, params
+HAND_UPDATE_FIELDS = ("name", "flagged", "updated_at")
+
+
+@functools.cache
+def _inserted_fields(model, without=()):
+    return [
+        field
+        for field in model._meta.local_concrete_fields
+        if not field.primary_key and field.attname not in without
+    ]
+
+
+def _field_params(model, names, obj, db):
+    """The values obj.save() would send for these fields (their own get_db_prep_save)."""
+    return [model._meta.get_field(name).get_db_prep_save(getattr(obj, name), db) for name in names]
+
+
+def _insert_params(obj, db, without=()):
+    """The values obj.save() would INSERT for a new row, in _inserted_fields order."""
+    fields = _inserted_fields(type(obj), without)
+    return [field.get_db_prep_save(field.pre_save(obj, True), db) for field in fields]
+
+
+@functools.cache
+def _submission_sql(audit_model, with_receipt):
+    """The text of the submission's one statement (PostgreSQL): built once per process, not compiled by the
+    ORM on every PUT. Its placeholders follow _save_submission's params."""
+    qn = connection.ops.quote_name
+
+    def insert(model, without=()):
+        fields = _inserted_fields(model, without)
+        columns = ", ".join(qn(field.column) for field in fields)
+        return f"INSERT INTO {qn(model._meta.db_table)} ({columns})", ", ".join(["%s"] * len(fields))
+
+    version_insert, version_values = insert(HandVersion)
+    audit_insert, audit_values = insert(audit_model)
+    assignments = ", ".join(f"{qn(Hand._meta.get_field(name).column)} = %s" for name in HAND_UPDATE_FIELDS)
+    ctes = [
+        f'"version_insert" AS ({version_insert} VALUES ({version_values}) RETURNING "id")',
+        f'"hand_update" AS (UPDATE {qn(Hand._meta.db_table)} SET {assignments} WHERE "id" = %s)',  # noqa: S608
+        f'"audit_insert" AS ({audit_insert} VALUES ({audit_values}))',
+    ]
+    selected = ['(SELECT "id" FROM "version_insert")']
+    if with_receipt:
+        receipt_insert, receipt_values = insert(Message, without=("source_id",))
+        receipt_cte = (
+            f'"receipt_insert" AS ({receipt_insert[:-1]}, "source_id") '  # noqa: S608  (names from _meta)
+            f'SELECT {receipt_values}, "id" FROM "version_insert" RETURNING "id")'
+        )
+        ctes.append(receipt_cte)
+        selected.append('(SELECT "id" FROM "receipt_insert")')
+    return f"WITH {', '.join(ctes)} SELECT {', '.join(selected)}"
 
 
 def _new_version(
@@ -503,24 +596,52 @@ def _new_version(
 
 # Mail -------------------------------------------------------------------------------------------------------
 
+RECEIPT_KIND = "hand.receipt"
+RECEIPT_TEMPLATE = "submissions/email/receipt.txt"
+
 
 def receipt_message(version, hand, round_):
-    """The receipt by e-mail (unsaved outbox message, or None without an address): the same hand, time,
-    version and commitment as the receipt page. Secret: it lists the cards."""
+    """The receipt by e-mail: an unsaved outbox message (None without an address), its body rendered by the
+    worker that sends it (render_receipt), so the submission only INSERTs a small row. The caller sets
+    `source_id` to the version's id. Secret: the body lists the cards."""
+    return outbox_deferred.email(
+        kind=RECEIPT_KIND,
+        user=hand.player,
+        subject=receipt_subject(round_, version),
+        round_=round_,
+        secret=True,
+    )
+
+
+def receipt_subject(round_, version):
+    return f"[PHM] Your hand for round {round_.code}, version {version.number}"
+
+
+def render_receipt(message):
+    """(text, HTML) of a receipt from its hand version: the same hand, time, version and commitment as the
+    receipt page, to the hand's own player only."""
+    version = (
+        HandVersion.objects.select_related("hand__round__league", "hand__player__profile")
+        .filter(pk=message.source_id)
+        .first()
+    )
+    if version is None:
+        raise outbox_deferred.SourceGone(f"hand version {message.source_id} is gone")
+    hand, round_ = version.hand, version.hand.round
+    if hand.player_id != message.recipient_id:
+        raise outbox_deferred.SourceGone(f"hand version {version.pk} is not the recipient's")
     context = {
         "version": version,
         "hand": hand,
         "round": round_,
         "url": site_url(reverse("submissions:receipt", args=[round_.pk, version.number])),
     }
-    return outbox.email(
-        kind="hand.receipt",
+    return rendering.render_email(
+        kind=RECEIPT_KIND,
         user=hand.player,
-        subject=f"[PHM] Your hand for round {round_.code}, version {version.number}",
-        template="submissions/email/receipt.txt",
+        subject=message.subject,
+        template=RECEIPT_TEMPLATE,
         context=context,
-        round_=round_,
-        secret=True,
     )
 
 

@@ -183,7 +183,7 @@ def test_a_broker_that_is_down_leaves_the_message_for_the_backstop(
     open_round, alice, django_capture_on_commit_callbacks
 ):
     with (
-        mock.patch.object(tasks.send_message, "apply_async", side_effect=ConnectionError("broker down")),
+        mock.patch.object(tasks.send_messages, "apply_async", side_effect=ConnectionError("broker down")),
         django_capture_on_commit_callbacks(execute=True),
     ):
         submit(alice, open_round)
