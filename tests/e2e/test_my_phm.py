@@ -127,6 +127,10 @@ def test_player_lands_on_my_phm_sees_the_countdown_submits_and_sees_it_change(
         page.get_by_label(f"Card {n}", exact=True).fill(name)
         page.keyboard.press("Escape")
     page.get_by_label(field("Hand name")).fill("The Might of Kjeld")
+    # Each card's verdict arrives after its field loses focus and moves the form down: let them all land
+    # before clicking, or the click can hit where the checkbox was.
+    for n in range(1, len(KJELD) + 1):
+        expect(page.locator(f"#verdict-{n} [data-verdict=legal]")).to_be_visible()
     page.get_by_label("I attest that my hand follows these rules").check()
     page.get_by_role("button", name="Submit hand").click()
     expect(page.get_by_text("Your hand is submitted: version 1.")).to_be_visible()
