@@ -15,11 +15,9 @@ each row is kept as two pieces around the place of its "you" badge, so no per-vi
 """
 
 import hashlib
-import logging
 from collections import Counter
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db import connection
 from django.urls import reverse
 from django.utils.html import escape
@@ -27,8 +25,6 @@ from django.utils.safestring import mark_safe
 
 from . import charts, table_reply
 from .models import Match, MatchStatus
-
-logger = logging.getLogger(__name__)
 
 # Bumped whenever the cached markup changes for the same data.
 RENDER_FORMAT = 1
@@ -91,18 +87,7 @@ def render_for(round_, now=None):
     state = table_reply.table_state(round_, now)  # the revision is read before the data (see table_reply)
     material = repr((RENDER_FORMAT, state.digest, round_.state, round_.code)).encode()
     key = f"scoring:results-render:{hashlib.blake2b(material, digest_size=16).hexdigest()}"
-    try:
-        render = cache.get(key)
-    except Exception:  # any cache failure is a miss
-        logger.warning("results render cache unreadable", exc_info=True)
-        render = None
-    if render is None:
-        render = build(round_, state)
-        try:
-            cache.set(key, render, CACHE_SECONDS)
-        except Exception:  # a cache that cannot store only costs speed
-            logger.warning("results render cache unwritable", exc_info=True)
-    return render
+    return table_reply.cached_or_built(key, lambda: build(round_, state), CACHE_SECONDS, "results render")
 
 
 def _match_href():

@@ -146,22 +146,30 @@ def accepted_encodings(header):
 # The body ------------------------------------------------------------------------------------------------
 
 
-def compressed_body(state, encoding):
-    """The reply's bytes in `encoding`, from the cache or built (and cached). A cache that is down only
-    costs the build."""
-    key = state.cache_key(encoding)
+def cached_or_built(key, build, seconds, what):
+    """The cached value of `key`, or `build()` (then cached). A cache that is down only costs the build."""
     try:
-        body = cache.get(key)
+        value = cache.get(key)
     except Exception:  # any cache failure is a miss
-        logger.warning("table reply cache unreadable", exc_info=True)
-        body = None
-    if body is None:
-        body = compress(json_chunks(state), encoding)
+        logger.warning("%s cache unreadable", what, exc_info=True)
+        value = None
+    if value is None:
+        value = build()
         try:
-            cache.set(key, body, CACHE_SECONDS)
+            cache.set(key, value, seconds)
         except Exception:  # a cache that cannot store only costs speed
-            logger.warning("table reply cache unwritable", exc_info=True)
-    return body
+            logger.warning("%s cache unwritable", what, exc_info=True)
+    return value
+
+
+def compressed_body(state, encoding):
+    """The reply's bytes in `encoding`, from the cache or built (and cached)."""
+    return cached_or_built(
+        state.cache_key(encoding),
+        lambda: compress(json_chunks(state), encoding),
+        CACHE_SECONDS,
+        "table reply",
+    )
 
 
 def compress(chunks, encoding):
