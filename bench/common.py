@@ -39,3 +39,26 @@ def request(connection, method, path, body=None, headers=None):
     response = connection.getresponse()
     data = response.read()
     return response.status, data, (time.perf_counter() - started) * 1000
+
+
+def disposable_database_name(url, prefix):
+    """The database `url` names, which a benchmark may drop only if its name starts with `prefix`."""
+    name = url.rsplit("/", 1)[1].split("?", 1)[0]
+    if not name.startswith(prefix):
+        raise SystemExit(f"refusing to drop {name!r}: a benchmark database's name must start with {prefix!r}")
+    return name
+
+
+def recreate_disposable_database(url, prefix, drop_only=False):
+    """Drop the benchmark's own database (see disposable_database_name) and, unless `drop_only`, create it."""
+    import psycopg2
+    from psycopg2 import sql
+
+    name = disposable_database_name(url, prefix)
+    admin = psycopg2.connect(url.rsplit("/", 1)[0] + "/postgres")
+    admin.autocommit = True
+    with admin.cursor() as cursor:
+        cursor.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        if not drop_only:
+            cursor.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    admin.close()

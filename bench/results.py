@@ -37,24 +37,15 @@ TARGETS = {100: (300_000, 3), 300: (1_500_000, 10)}  # N: (page bytes, page / ta
 
 
 def database_name(url):
-    name = url.rsplit("/", 1)[1].split("?", 1)[0]
-    if not name.startswith(DB_PREFIX):
-        raise SystemExit(f"refusing to drop {name!r}: the database's name must start with {DB_PREFIX!r}")
-    return name
+    from common import disposable_database_name  # bench/common.py, beside this script
+
+    return disposable_database_name(url, DB_PREFIX)
 
 
 def recreate_database(url, drop_only=False):
-    import psycopg2
-    from psycopg2 import sql
+    from common import recreate_disposable_database
 
-    name = database_name(url)
-    admin = psycopg2.connect(url.rsplit("/", 1)[0] + "/postgres")
-    admin.autocommit = True
-    with admin.cursor() as cursor:
-        cursor.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        if not drop_only:
-            cursor.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    admin.close()
+    recreate_disposable_database(url, DB_PREFIX, drop_only)
 
 
 def measure(size, args, client):
