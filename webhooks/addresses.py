@@ -28,7 +28,9 @@ REFUSED_NETWORKS = [
         ("203.0.113.0/24", "documentation"),
         ("224.0.0.0/4", "multicast"),
         ("240.0.0.0/4", "reserved"),  # with the broadcast address 255.255.255.255
-        ("::/96", "unspecified, loopback or IPv4-compatible"),
+        ("::/128", "unspecified"),
+        ("::1/128", "loopback"),
+        ("::/96", "IPv4-compatible"),
         ("::ffff:0:0:0/96", "IPv4-translated"),
         ("64:ff9b:1::/48", "local-use NAT64"),
         ("100::/64", "discard-only"),

@@ -3,7 +3,10 @@ a resolver whose answers a test sets, and a socket class that records every conn
 this machine: a public address is either routed to a local port or refused)."""
 
 import socket
+import ssl
 import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 RealSocket = socket.socket
 real_getaddrinfo = socket.getaddrinfo
@@ -118,3 +121,36 @@ def _entry(address, port):
     if ":" in address:
         return (socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, port, 0, 0))
     return (socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))
+
+
+TEST_CERTIFICATE = Path(__file__).with_name("tls") / "hooks.example.org.pem"  # self-signed, tests only
+
+
+class TLSReceiver:
+    """An https receiver on 127.0.0.1 with a certificate for hooks.example.org (answers 204 to a POST)."""
+
+    def __init__(self):
+        self.requests = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                receiver.requests.append({"host": self.headers["Host"], "body": body})
+                self.send_response(204)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(TEST_CERTIFICATE)
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()

@@ -13,7 +13,7 @@ import pytest
 from webhooks import services
 from webhooks.models import Webhook, WebhookDelivery
 
-from .network import Listener, Network, closed_port
+from .network import TEST_CERTIFICATE, Listener, Network, TLSReceiver, closed_port
 
 pytestmark = pytest.mark.django_db
 
@@ -168,6 +168,32 @@ def test_the_connection_goes_to_the_address_checked_with_one_lookup(network, lis
     # TLS is spoken to the name, not to the address: the ClientHello carries it (SNI).
     assert b"hooks.example.org" in listener.received[0]
     assert_refused(delivery)  # the listener speaks no TLS
+
+
+def test_tls_is_verified_against_the_host_name_not_the_address_connected_to(
+    network, moderator, league, monkeypatch
+):
+    import requests
+
+    receiver = TLSReceiver()
+    post = requests.Session.post
+    monkeypatch.setattr(
+        requests.Session,
+        "post",
+        lambda self, url, **kw: post(self, url, **{**kw, "verify": str(TEST_CERTIFICATE)}),
+    )
+    network.answer("hooks.example.org", (PUBLIC,))
+    network.answer("elsewhere.example.org", (OTHER_PUBLIC,))
+    network.route(PUBLIC, 443, ("127.0.0.1", receiver.port))
+    network.route(OTHER_PUBLIC, 443, ("127.0.0.1", receiver.port))  # the same server, another name
+    try:
+        sent = attempt(moderator, saved_webhook(league, "https://hooks.example.org/hook"))
+        mismatch = attempt(moderator, saved_webhook(league, "https://elsewhere.example.org/hook"))
+    finally:
+        receiver.close()
+    assert sent.state == "sent" and sent.last_status_code == 204
+    assert [request["host"] for request in receiver.requests] == ["hooks.example.org"]
+    assert_refused(mismatch)  # its certificate names hooks.example.org only
 
 
 @pytest.mark.parametrize(
