@@ -250,7 +250,8 @@ OUTBOX_RETRY_DELAY = env_int("OUTBOX_RETRY_DELAY", 15)
 OUTBOX_PUBLISH_WINDOW = 0.05
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # League webhooks (webhooks app): seconds a receiver may take to answer a POST (attempts and back-off are the
-# outbox's), and whether http:// to 127.0.0.1/localhost is accepted (never in production: only with DEBUG).
+# outbox's), and whether http:// to 127.0.0.1/localhost (loopback addresses only) is accepted: ignored unless
+# DEBUG is on, so never in production (docs/operations.md, Webhooks reach public addresses only).
 WEBHOOK_TIMEOUT = 10
 WEBHOOK_ALLOW_LOCAL_HTTP = DEBUG
 # Where links in emails point, e.g. https://phm.example.org (empty: links are site-relative paths, fine only

@@ -39,7 +39,13 @@ class DeliverySerializer(serializers.Serializer):
     state = serializers.ChoiceField(choices=["pending", "sent", "failed"])
     status_code = serializers.IntegerField(source="last_status_code", allow_null=True)
     attempts = serializers.IntegerField()
-    error = serializers.CharField(source="last_error")
+    error = serializers.CharField(
+        source="last_error",
+        help_text=(
+            'Empty, or "delivery failed (HTTP <status>)", "delivery failed (timeout)", "delivery failed '
+            '(refused)" (unreachable, whatever the reason), "The webhook is switched off."'
+        ),
+    )
     created_at = serializers.DateTimeField()
     last_attempt_at = serializers.DateTimeField(allow_null=True)
     sent_at = serializers.DateTimeField(allow_null=True)

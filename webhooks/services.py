@@ -1,6 +1,11 @@
 """Webhooks of a league: adding and removing them (moderators of the league, audited), writing deliveries in
 the transaction of the event that causes them, and sending them from workers with retries.
 
+Posts go out through webhooks.transport: public addresses only, checked when connecting. What a moderator sees
+of a failure is one of three phrases (see `failure_text`), the same for a closed port, a refused address, a
+reset connection or a name that does not resolve, so the answers cannot map a network; the details go to the
+server's log.
+
 Delivery holds the delivery's row lock (FOR UPDATE SKIP LOCKED) while it POSTs, as outbox.services.deliver
 does for mail: a retry and the backstop never both send it. A worker killed after the receiver accepted the
 POST and before the commit sends it again: at least once, never lost (X-PHM-Delivery tells a repeat).
@@ -12,6 +17,7 @@ import logging
 import time
 from datetime import timedelta
 from email.utils import parsedate_to_datetime
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
@@ -23,7 +29,7 @@ from rounds.models import League, Round
 from rounds.models.audit import log_action
 from rounds.services.leagues import can_manage_league
 
-from . import payloads
+from . import payloads, transport
 from .models import Webhook, WebhookDelivery
 from .validation import WebhookInputError, clean_events, clean_kind, clean_secret, clean_url
 
@@ -36,6 +42,10 @@ DELIVERY_TIME_BUDGET = 60  # seconds a backstop run may spend sending
 USER_AGENT = "PHM-Moderator-Webhooks/1"
 # Statuses worth another try: the receiver timed out, is rate limiting, or is failing on its side.
 RETRY_STATUSES = {408, 429}
+# What a delivery's error says (its `last_error`, on the page, in the API and the admin).
+FAILED_TIMEOUT = "delivery failed (timeout)"
+FAILED_REFUSED = "delivery failed (refused)"
+SWITCHED_OFF = "The webhook is switched off."
 
 __all__ = ["WebhookInputError"]
 
@@ -200,18 +210,22 @@ def request_headers(delivery, body, moment):
     return headers
 
 
+def failure_text(status=None, *, timeout=False):
+    """The moderator's words for a failed attempt: "delivery failed (HTTP 503)", "… (timeout)" or
+    "… (refused)"."""
+    if status is not None:
+        return f"delivery failed (HTTP {status})"
+    return FAILED_TIMEOUT if timeout else FAILED_REFUSED
+
+
 def _post(delivery, moment):
     body = delivery.payload.encode("utf-8")
-    response = requests.post(
+    return transport.post(  # redirects are never followed: one could lead anywhere
         delivery.webhook.url,
         data=body,
         headers=request_headers(delivery, body, moment),
         timeout=settings.WEBHOOK_TIMEOUT,
-        allow_redirects=False,  # a redirect could lead anywhere, a private address included
-        stream=True,  # the body of the answer is never read
     )
-    response.close()
-    return response
 
 
 def retry_after(response, moment):
@@ -244,24 +258,31 @@ def deliver(delivery_id, *, now=None):
         if delivery is None:
             return "skipped"
         if not delivery.webhook.active:
-            return _finish(delivery, moment, "failed", error="The webhook is switched off.")
+            return _finish(delivery, moment, "failed", error=SWITCHED_OFF)
         try:
             response = _post(delivery, moment)
-        except requests.RequestException as error:
-            return _finish(delivery, moment, "retry", error=f"{type(error).__name__}: {error}")
+        except (requests.RequestException, OSError) as error:
+            # Every failure to connect is retried alike, a refused address too: state and attempts tell
+            # nothing more than the words do.
+            timeout = isinstance(error, requests.Timeout)
+            detail = transport.describe(error)
+            return _finish(delivery, moment, "retry", error=failure_text(timeout=timeout), detail=detail)
         status = response.status_code
         if 200 <= status < 300:
             return _finish(delivery, moment, "sent", status=status)
-        reason = f"HTTP {status} {response.reason or ''}".strip()
+        detail = f"HTTP {status} {response.reason or ''}".strip()
         if status >= 500 or status in RETRY_STATUSES:
             wait = retry_after(response, moment) if status == 429 else None
-            return _finish(delivery, moment, "retry", status=status, error=reason, wait=wait)
+            return _finish(
+                delivery, moment, "retry", status=status, error=failure_text(status), detail=detail, wait=wait
+            )
         if 300 <= status < 400:
-            reason += " (redirects are not followed: give the final URL)"
-        return _finish(delivery, moment, "failed", status=status, error=reason)
+            detail += " (a redirect, never followed)"
+        return _finish(delivery, moment, "failed", status=status, error=failure_text(status), detail=detail)
 
 
-def _finish(delivery, moment, outcome, *, status=None, error="", wait=None):
+def _finish(delivery, moment, outcome, *, status=None, error="", detail="", wait=None):
+    """Record an attempt: `error` is what the moderator sees, `detail` (server's log only) what happened."""
     delivery.attempts += 1
     delivery.last_attempt_at = moment
     delivery.last_status_code = status
@@ -271,12 +292,22 @@ def _finish(delivery, moment, outcome, *, status=None, error="", wait=None):
     elif outcome == "retry" and delivery.attempts < settings.OUTBOX_MAX_ATTEMPTS:
         delay = retry_delay(delivery.attempts) if wait is None else wait
         delivery.next_attempt_at = moment + timedelta(seconds=delay)
-        logger.warning("Webhook delivery %s not sent (attempt %s): %s", delivery.pk, delivery.attempts, error)
+        logger.warning(
+            "Webhook delivery %s to %s not sent (attempt %s): %s",
+            delivery.pk,
+            _host(delivery),
+            delivery.attempts,
+            detail or error,
+        )
     else:
         outcome = "failed"
         delivery.state = WebhookDelivery.State.FAILED
         logger.error(
-            "Gave up on webhook delivery %s after %s attempts: %s", delivery.pk, delivery.attempts, error
+            "Gave up on webhook delivery %s to %s after %s attempts: %s",
+            delivery.pk,
+            _host(delivery),
+            delivery.attempts,
+            detail or error,
         )
     delivery.save(
         update_fields=[
@@ -290,6 +321,11 @@ def _finish(delivery, moment, outcome, *, status=None, error="", wait=None):
         ]
     )
     return outcome
+
+
+def _host(delivery):
+    """The receiver's host, for the log: never the whole URL (a Discord URL's path is its token)."""
+    return urlsplit(delivery.webhook.url).hostname or "?"
 
 
 def due_delivery_ids(now=None, limit=DELIVERY_BATCH):

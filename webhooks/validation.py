@@ -1,13 +1,17 @@
-"""What a moderator may enter for a webhook: an https URL (http only to this machine, while
-settings.WEBHOOK_ALLOW_LOCAL_HTTP is on), a kind, events and, for a JSON webhook, a secret."""
+"""What a moderator may enter for a webhook: an https URL to a public address (http only to this machine,
+while DEBUG and settings.WEBHOOK_ALLOW_LOCAL_HTTP are both on), a kind, events and, for a JSON webhook, a
+secret.
 
-import ipaddress
+The address check here only refuses what is plainly local or private in the URL itself; the one that holds is
+made again on every connection (webhooks.transport), since a name can resolve to another address later."""
+
 import re
 import secrets
 from urllib.parse import urlsplit
 
 from django.conf import settings
 
+from .addresses import address_problem, is_local_name, numeric_address, reached_address
 from .models import EVENTS, Webhook
 
 MAX_URL_LENGTH = 2000
@@ -23,17 +27,33 @@ class WebhookInputError(ValueError):
 
 
 def allow_local_http():
-    return getattr(settings, "WEBHOOK_ALLOW_LOCAL_HTTP", settings.DEBUG)
+    """The development exception: http:// to 127.0.0.1 or localhost (loopback addresses only). Honoured
+    only while DEBUG is on: a settings file that turns WEBHOOK_ALLOW_LOCAL_HTTP on cannot open it in
+    production."""
+    return bool(settings.DEBUG and getattr(settings, "WEBHOOK_ALLOW_LOCAL_HTTP", True))
 
 
-def _is_local_or_private(host):
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
+def is_local_http(scheme, host):
+    """Whether a URL with this scheme and host uses the development exception."""
+    return scheme == "http" and host in LOCAL_HOSTS and allow_local_http()
+
+
+def host_problem(host):
+    """Why `host` is plainly not a public address, or "". Numbers are read as a resolver reads them."""
     try:
-        address = ipaddress.ip_address(host.strip("[]"))
+        address = numeric_address(host)
     except ValueError:
-        return False
-    return not address.is_global
+        return "This is not a valid URL: its host is neither a name nor an IP address."
+    public = "a webhook must point to a public https:// address."
+    if address is None:
+        if is_local_name(host):
+            return f"{host} is a local or private address; {public}"
+        return ""
+    if address_problem(address):
+        meant = reached_address(address)
+        spelled = "" if str(meant) == host else f" ({host} means {meant})"
+        return f"{host} is a local or private address{spelled}; {public}"
+    return ""
 
 
 def url_problem(url):
@@ -50,7 +70,6 @@ def url_problem(url):
     except ValueError:
         return "This is not a valid URL."
     scheme, host = parts.scheme.lower(), (parts.hostname or "")
-    local_allowed = allow_local_http()
     if scheme not in ("https", "http"):
         return "Use an https:// URL."
     if not host:
@@ -58,7 +77,7 @@ def url_problem(url):
     if parts.username is not None or parts.password is not None:
         return "Leave the user name and password out of the URL."
     if scheme == "http":
-        if host in LOCAL_HOSTS and local_allowed:
+        if is_local_http(scheme, host):
             return ""
         if host in LOCAL_HOSTS:
             return "http:// to this machine is accepted only while DEBUG is on; use an https:// URL."
@@ -66,9 +85,7 @@ def url_problem(url):
             "Use an https:// URL: messages are not sent unencrypted "
             "(http:// only to 127.0.0.1 or localhost while DEBUG is on)."
         )
-    if _is_local_or_private(host) and not (local_allowed and host in LOCAL_HOSTS):
-        return f"{host} is a local or private address; a webhook must point to a public https:// address."
-    return ""
+    return host_problem(host)
 
 
 def clean_url(url):

@@ -68,6 +68,8 @@ def receiver():
 
 @pytest.fixture(autouse=True)
 def _webhook_settings(settings):
+    # The development exception (http:// to 127.0.0.1) needs DEBUG too: the receiver above is plain http.
+    settings.DEBUG = True
     settings.WEBHOOK_ALLOW_LOCAL_HTTP = True
     settings.SITE_URL = SITE
 

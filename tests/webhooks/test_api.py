@@ -137,3 +137,38 @@ def test_the_schema_describes_the_webhook_endpoints(api_client):
     assert {"get", "post"} <= set(schema["paths"]["/api/leagues/{league_id}/webhooks/"])
     assert "delete" in schema["paths"]["/api/webhooks/{webhook_id}/"]
     assert "post" in schema["paths"]["/api/webhooks/{webhook_id}/test/"]
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("https://127.1/hook", "127.1 means 127.0.0.1"),
+        ("https://2852039166/latest/meta-data", "2852039166 means 169.254.169.254"),
+        ("https://[::ffff:7f00:1]/hook", "means 127.0.0.1"),
+        ("https://localhost./hook", "localhost. is a local or private address"),
+    ],
+)
+def test_a_local_or_private_address_in_any_spelling_is_a_400_naming_it(
+    api_client, moderator, league, url, says
+):
+    response = as_user(api_client, moderator).post(
+        f"/api/leagues/{league.pk}/webhooks/", {**BODY, "url": url}, format="json"
+    )
+    assert response.status_code == 400
+    [problem] = response.json()["url"]
+    assert says in problem and "public https:// address" in problem
+    assert not Webhook.objects.exists()
+
+
+def test_deliveries_in_the_api_say_only_delivery_failed_and_why_in_one_word(
+    api_client, moderator, league, receiver
+):
+    webhook = services.create_webhook(
+        actor=moderator, league=league, url=receiver.url, kind="discord", events=["round_opened"]
+    )[0]
+    receiver.answer(503)
+    services.deliver(services.send_test(actor=moderator, webhook_id=webhook.pk).pk)
+    [delivery] = (
+        as_user(api_client, moderator).get(f"/api/leagues/{league.pk}/webhooks/").json()[0]["deliveries"]
+    )
+    assert delivery["error"] == "delivery failed (HTTP 503)" and delivery["status_code"] == 503

@@ -66,6 +66,17 @@ def test_bad_input_is_explained_on_the_form(client, moderator, league, settings)
     assert not Webhook.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "url", ["https://0x7f000001/hook", "https://0177.0.0.1/hook", "https://localhost./hook"]
+)
+def test_a_local_or_private_address_in_any_spelling_is_explained_on_the_form(client, moderator, league, url):
+    client.force_login(moderator)
+    response = client.post(page(league), {"url": url, "kind": "discord", "events": ["round_opened"]})
+    assert response.status_code == 200
+    assert b"is a local or private address" in response.content
+    assert not Webhook.objects.exists()
+
+
 def test_test_button_and_removal(client, moderator, league, receiver):
     webhook = services.create_webhook(
         actor=moderator, league=league, url=receiver.url, kind="discord", events=["round_opened"]

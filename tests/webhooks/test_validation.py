@@ -39,6 +39,14 @@ def test_https_urls_are_accepted(url):
         ("https://169.254.169.254/latest/meta-data", "local or private address"),
         ("https://[::1]/hook", "local or private address"),
         ("https://localhost/hook", "local or private address"),
+        ("https://100.64.0.1/hook", "local or private address"),
+        ("https://255.255.255.255/hook", "local or private address"),
+        ("https://[::]/hook", "local or private address"),
+        ("https://[fe80::1]/hook", "local or private address"),
+        ("https://[fe80::1%25eth0]/hook", "local or private address"),
+        ("https://[fc00::1]/hook", "local or private address"),
+        ("https://[fd12:3456::1]/hook", "local or private address"),
+        ("https://app.localhost/hook", "local or private address"),
         ("http://127.0.0.1:8000/hook", "only while DEBUG is on"),
         ("http://localhost/hook", "only while DEBUG is on"),
         ("https://example.org/" + "a" * 2000, "at most 2000 characters"),
@@ -50,12 +58,71 @@ def test_other_urls_are_refused_with_a_reason(settings, url, says):
 
 
 @pytest.mark.parametrize(
-    "url", ["http://127.0.0.1:8000/hook", "http://localhost/hook", "https://localhost:9/x"]
+    ("url", "means"),
+    [
+        ("https://127.1/hook", "127.0.0.1"),
+        ("https://0x7f000001/hook", "127.0.0.1"),
+        ("https://2130706433/hook", "127.0.0.1"),
+        ("https://0177.0.0.1/hook", "127.0.0.1"),
+        ("https://0x7f.0.0.1/hook", "127.0.0.1"),
+        ("https://127.0.0.1./hook", "127.0.0.1"),
+        ("https://0/hook", "0.0.0.0"),  # noqa: S104
+        ("https://2852039166/latest/meta-data", "169.254.169.254"),
+        ("https://167772161/hook", "10.0.0.1"),
+        ("https://224.0.0.1/hook", ""),
+        ("https://[::ffff:7f00:1]/hook", "127.0.0.1"),
+        ("https://[::ffff:127.0.0.1]/hook", "127.0.0.1"),
+        ("https://[::7f00:1]/hook", ""),
+        ("https://[64:ff9b::a9fe:a9fe]/hook", ""),
+        ("https://[2002:c0a8:101::1]/hook", ""),
+        ("https://[fec0::1]/hook", ""),
+        ("https://[ff02::1]/hook", ""),
+        ("https://localhost./hook", ""),
+        ("https://LOCALHOST/hook", ""),
+        ("https://metadata.google.internal/computeMetadata/v1/", ""),
+        ("https://printer.local/hook", ""),
+        ("https://intranet/hook", ""),
+    ],
 )
+def test_every_spelling_of_a_local_or_private_address_is_refused_when_saved(settings, url, means):
+    settings.WEBHOOK_ALLOW_LOCAL_HTTP = True  # the development exception is for http:// only
+    problem = url_problem(url)
+    assert "is a local or private address" in problem and "public https:// address" in problem
+    if means:
+        assert f"means {means}" in problem
+
+
+@pytest.mark.parametrize(
+    "url", ["https://8.8.8.8/hook", "https://134744072/hook", "https://[2606:4700::1111]/hook"]
+)
+def test_a_public_address_written_as_a_number_is_accepted(url):
+    assert url_problem(url) == ""
+
+
+@pytest.mark.parametrize(
+    "url", ["https://1.2.3.4.5/", "https://256.1.1.1/", "https://09.1.1.1/", "https://a.1/"]
+)
+def test_a_host_that_ends_in_a_number_but_is_no_address_is_refused(url):
+    assert "not a valid URL" in url_problem(url)
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8000/hook", "http://localhost/hook"])
 def test_this_machine_over_http_only_when_local_http_is_allowed(settings, url):
+    settings.DEBUG = True
     settings.WEBHOOK_ALLOW_LOCAL_HTTP = True
     assert url_problem(url) == ""
     assert "https://" in url_problem("http://10.0.0.1/hook")  # still only this machine
+    # The exception is plain http to these two names only: never https to this machine, nor another spelling.
+    assert "local or private address" in url_problem("https://localhost:9/x")
+    assert "https://" in url_problem("http://127.1:8000/hook")
+    assert "https://" in url_problem("http://[::1]:8000/hook")
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8000/hook", "http://localhost/hook"])
+def test_local_http_needs_debug_even_when_the_setting_is_on(settings, url):
+    settings.DEBUG = False
+    settings.WEBHOOK_ALLOW_LOCAL_HTTP = True
+    assert "only while DEBUG is on" in url_problem(url)
 
 
 def test_local_http_follows_debug_by_default(settings):
