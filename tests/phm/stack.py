@@ -115,10 +115,18 @@ class Stack:
         self._processes.append(process)
         return process
 
-    def start_worker(self, beat=True, **env):
-        """A `celery worker` (solo pool) on this test's queue, with the beat backstops embedded."""
+    @property
+    def delivery_queue(self):
+        from phm.queues import delivery_queue
+
+        return delivery_queue(self.queue)
+
+    def start_worker(self, beat=True, queues=None, **env):
+        """A `celery worker` (solo pool) on this test's queues (both unless `queues` says which), with the beat
+        backstops embedded."""
+        queues = queues or [self.queue, self.delivery_queue]
         command = [sys.executable, "-m", "celery", "-A", "phm", "worker", "--pool=solo", "--loglevel=INFO"]
-        command += ["-Q", self.queue, "-n", f"{self.queue}-{len(self._processes)}@%h"]
+        command += ["-Q", ",".join(queues), "-n", f"{self.queue}-{len(self._processes)}@%h"]
         command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
         if beat:
             command += ["-B", "-s", str(self.log_dir / f"beat-schedule-{len(self._processes)}")]
