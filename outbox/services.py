@@ -16,10 +16,11 @@ import logging
 import smtplib
 import time
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.utils import timezone
 
@@ -37,7 +38,7 @@ MAX_ERROR_LENGTH = 2000
 DELIVERY_BATCH = 500
 # Seconds one delivery task may spend sending: well inside its soft time limit (CELERY_TASK_SOFT_TIME_LIMIT).
 DELIVERY_TIME_BUDGET = 60
-SMTP_BACKENDS = {"django.core.mail.backends.smtp.EmailBackend", "outbox.smtp.EmailBackend"}
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 
 
 # Queueing ---------------------------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ def due_message_ids(now=None, limit=DELIVERY_BATCH):
     )
 
 
-def server_failure(error):
+def server_failure(error: BaseException | None) -> bool:
     """Whether a failed attempt says the mail server (not this message) is the problem: a connection refused,
     timed out or dropped, a failed greeting or login. smtplib's errors are OSErrors; of those, a refused
     recipient, sender or message is the message's own."""
@@ -257,9 +258,10 @@ def server_failure(error):
     return isinstance(error, OSError) and not isinstance(error, message_refused)
 
 
-def mail_connection(deadline):
-    """A connection to the configured backend for one run; SMTP's ends at `deadline` (outbox.smtp)."""
-    if settings.EMAIL_BACKEND in SMTP_BACKENDS:
+def mail_connection(deadline: float) -> BaseEmailBackend:
+    """A connection to the configured backend for one run; Django's SMTP backend (with the same settings) ends
+    at `deadline` (outbox.smtp)."""
+    if settings.EMAIL_BACKEND == SMTP_BACKEND:
         return get_connection("outbox.smtp.EmailBackend", fail_silently=False, deadline=deadline)
     return get_connection(fail_silently=False)
 
@@ -283,7 +285,7 @@ class DeliveryRun:
             with contextlib.suppress(Exception):  # what was sent is recorded; a failed QUIT changes nothing
                 self._connection.close()
 
-    def deliver(self, message_id):
+    def deliver(self, message_id: int) -> str:
         if self.stopped is None and time.monotonic() >= self.deadline:
             self.stopped = "time"
         if self.stopped:
@@ -297,7 +299,9 @@ class DeliveryRun:
         return outcome
 
 
-def deliver_bundle(message_ids, *, now=None, time_budget=DELIVERY_TIME_BUDGET):
+def deliver_bundle(
+    message_ids: list[int], *, now: datetime | None = None, time_budget: float = DELIVERY_TIME_BUDGET
+) -> DeliveryRun:
     """Send the given messages in order, as one run; returns the run (its outcomes are in deliver()'s)."""
     with DeliveryRun(now=now, time_budget=time_budget) as run:
         run.outcomes = [run.deliver(message_id) for message_id in message_ids]

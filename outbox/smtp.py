@@ -69,11 +69,14 @@ class _Deadline:
     def getreply(self):
         self._time_left()
         try:
-            return super().getreply()
+            reply = super().getreply()
         except OSError as error:
             if self._cut.is_set():
                 raise TimeIsUp("the delivery run's time was up") from error
             raise
+        if self._cut.is_set():  # what was read before the cut may be half a line, parsed as a reply
+            raise TimeIsUp("the delivery run's time was up")
+        return reply
 
     def close(self):
         self._timer.cancel()

@@ -57,6 +57,30 @@ class SilentSMTPServer:
             connection.close()
 
 
+class DrippingSMTPServer(SilentSMTPServer):
+    """Greets one byte at a time, a byte every `interval` seconds, and never ends the line (for `lasting`
+    seconds, then hangs up): each wait of an SMTP client is short, the conversation never gets anywhere."""
+
+    def __init__(self, port, interval=0.1, lasting=20):
+        self.interval, self.lasting = interval, lasting
+        super().__init__(port)
+
+    def _accept(self):
+        while not self._stopped.is_set():
+            with contextlib.suppress(TimeoutError, OSError):
+                connection, _ = self._listener.accept()
+                self.connections.append(connection)
+                threading.Thread(target=self._drip, args=(connection,), daemon=True).start()
+
+    def _drip(self, connection):
+        until = time.monotonic() + self.lasting
+        with contextlib.suppress(OSError):
+            while not self._stopped.is_set() and time.monotonic() < until:
+                connection.sendall(b"2")
+                time.sleep(self.interval)
+        connection.close()
+
+
 class MailSink:
     """A working SMTP server (aiosmtpd) that keeps what it receives."""
 
