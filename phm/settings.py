@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
-from kombu import Queue
+from kombu import Exchange, Queue
 
 from .env import (
     env_bool,
@@ -153,7 +153,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # (reveals, tables, tallies) on CELERY_QUEUE, so no slow mail server can delay a reveal. A worker started
 # without --queues consumes both; docker-compose.yml runs one worker for each.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
-CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(delivery_queue(CELERY_TASK_DEFAULT_QUEUE)))
+# Each queue with an exchange and routing key of its own name, as Celery makes a queue it creates on demand
+# (without them both would be bound to the default's routing key).
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (CELERY_TASK_DEFAULT_QUEUE, delivery_queue(CELERY_TASK_DEFAULT_QUEUE))
+)
 CELERY_TASK_ROUTES = ("phm.queues.route_task",)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -34,9 +34,9 @@ def fail_then_send(message_id):
         connection = mock.MagicMock()
         connection.send_messages.side_effect = error
         with mock.patch("outbox.services.get_connection", return_value=connection):
-            services.deliver_bundle([message_id])
+            services.deliver(message_id)
     Message.objects.filter(pk=message_id).update(state=Message.State.PENDING, next_attempt_at=timezone.now())
-    assert services.deliver_bundle([message_id]).outcomes == ["sent"]
+    assert services.deliver(message_id) == "sent"
 
 
 def test_a_receipt_never_reaches_the_logs(open_round, alice, caplog):

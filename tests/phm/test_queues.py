@@ -67,7 +67,13 @@ def test_the_delivery_queue_follows_the_default_queue():
 
 
 def test_a_worker_started_without_queues_consumes_both():
-    assert [queue.name for queue in settings.CELERY_TASK_QUEUES] == [DEFAULT, DELIVERIES]
+    queues = settings.CELERY_TASK_QUEUES
+    assert [queue.name for queue in queues] == [DEFAULT, DELIVERIES]
+    # each bound under its own name: a message for one queue is never copied into the other
+    assert [(queue.exchange.name, queue.routing_key) for queue in queues] == [
+        (DEFAULT, DEFAULT),
+        (DELIVERIES, DELIVERIES),
+    ]
     assert delivery_queue("celery") == "celery-deliveries"
 
 
