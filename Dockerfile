@@ -20,10 +20,11 @@ COPY . .
 # collectstatic needs settings but no database; a throwaway key is enough at build time.
 RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput
 
-RUN useradd --create-home --uid 1000 phm && chown -R phm /app
+# /app/sent-mail: the file e-mail backend's folder; a new `sent-mail` volume (docker-compose.yml) takes its owner.
+RUN useradd --create-home --uid 1000 phm && mkdir -p /app/sent-mail && chown -R phm /app
 USER phm
 
 EXPOSE 8000
 # gunicorn.conf.py reads WEB_CONCURRENCY, GUNICORN_THREADS, GUNICORN_TIMEOUT and PORT (README: Configuration).
-# docker-compose.yml runs the worker, beat and the one-shot migrate from this same image with other commands.
+# docker-compose.yml runs the workers, beat and the one-shot migrate from this same image with other commands.
 CMD ["gunicorn", "--config", "/app/gunicorn.conf.py"]

@@ -415,7 +415,8 @@ def mail_phase(args, env, port, submitter, log_dir, run):
             "LOG_LEVEL": "INFO",
         }
         command = [
-            sys.executable, "-m", "celery", "-A", "phm", "worker", "-B", "--pool=solo", "-Q", queue,
+            sys.executable, "-m", "celery", "-A", "phm", "worker", "-B", "--pool=solo",
+            "-Q", f"{queue},{queue}-deliveries",  # both queues (phm.queues)
             "-s", str(schedule), "-n", f"{queue}@%h", "--loglevel=INFO",
         ]  # fmt: skip
         log_path = log_dir / "celery.log"

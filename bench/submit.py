@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import ensure_database, free_port, percentile, request  # noqa: E402  (after the path)
+from phm.queues import delivery_queue  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/phm_bench_submit"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/7"
@@ -462,7 +463,8 @@ def main():
         stop_server(server)
         import redis
 
-        redis.Redis.from_url(redis_url).delete(QUEUE)  # the delivery tasks no worker was there to take
+        # the tasks no worker was there to take (the receipts' on the delivery queue: phm.queues)
+        redis.Redis.from_url(redis_url).delete(QUEUE, delivery_queue(QUEUE))
 
     lost, duplicated = count_lost_and_duplicated(round_id, tokens, sent)
     receipts_rendered_at_sending(round_id)

@@ -3,8 +3,8 @@
     python docker/healthcheck.py web                      # GET /healthz on this container answers 200
     python docker/healthcheck.py beat PATH [MAX_AGE_S]    # beat's heartbeat file (phm.beat) is fresh
 
-Exit 0 healthy, 1 unhealthy (the reason on stderr). The worker's check is `celery inspect ping`
-(docker-compose.yml).
+Exit 0 healthy, 1 unhealthy (the reason on stderr). The two workers' checks are `celery inspect ping` of their
+own node (docker-compose.yml).
 """
 
 import os

@@ -4,16 +4,23 @@ Delivery holds the message's row lock (FOR UPDATE SKIP LOCKED) while it talks to
 for the same message — a retry and the backstop, or a re-delivered broker message — never both send it: the
 second finds the row locked or already sent and does nothing. The one case that can repeat a message is a
 worker killed after the server accepted it and before the commit: mail is at least once, never lost.
+
+Every delivery task is one DeliveryRun: one connection, and a time budget well inside the task's time
+limits (the connection itself ends at the budget's deadline: outbox.smtp). A run stops at the first failure
+that is the server's rather than the message's (the rest would only wait for the same timeout), or when its
+time is up; what it did not try stays pending and due, for the next run.
 """
 
+import contextlib
 import logging
 import smtplib
 import time
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.utils import timezone
 
@@ -29,7 +36,9 @@ logger = logging.getLogger(__name__)
 MAX_RETRY_DELAY = 3600  # seconds: an hour between attempts at most
 MAX_ERROR_LENGTH = 2000
 DELIVERY_BATCH = 500
-DELIVERY_TIME_BUDGET = 60  # seconds a backstop run may spend sending, well inside the task's time limit
+# Seconds one delivery task may spend sending: well inside its soft time limit (CELERY_TASK_SOFT_TIME_LIMIT).
+DELIVERY_TIME_BUDGET = 60
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 
 
 # Queueing ---------------------------------------------------------------------------------------------------
@@ -166,6 +175,11 @@ def is_permanent(error):
 def deliver(message_id, *, connection=None, now=None):
     """Try to send one message now. Returns "sent", "retry", "failed" or "skipped" (already sent, given up,
     not due yet, or being sent by another worker this instant)."""
+    return _attempt(message_id, connection=connection, now=now)[0]
+
+
+def _attempt(message_id, *, connection, now):
+    """deliver(), and the error of a failed attempt."""
     with transaction.atomic():
         message = (
             Message.objects.select_for_update(skip_locked=True)
@@ -173,7 +187,7 @@ def deliver(message_id, *, connection=None, now=None):
             .first()
         )
         if message is None:
-            return "skipped"
+            return "skipped", None
         saved_fields = ["state", "sent_at", "attempts", "last_attempt_at"]
         try:
             if deferred.is_deferred(message):
@@ -181,12 +195,12 @@ def deliver(message_id, *, connection=None, now=None):
                 saved_fields += ["body", "html_body"]
             _send(message, connection)
         except Exception as error:  # any failure leaves the message pending, with what went wrong
-            return _record_failure(message, error)
+            return _record_failure(message, error), error
         message.state, message.sent_at = Message.State.SENT, timezone.now()
         message.attempts += 1
         message.last_attempt_at = message.sent_at
         message.save(update_fields=saved_fields)
-        return "sent"
+        return "sent", None
 
 
 def _send(message, connection):
@@ -195,11 +209,15 @@ def _send(message, connection):
         # RFC 8058: the mail client may POST to this address to unsubscribe in one click.
         headers["List-Unsubscribe"] = f"<{rendering.unsubscribe_url(message.recipient_id, message.kind)}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if connection is None:
+        connection = get_connection(fail_silently=False)
+    elif getattr(connection, "one_connection_per_run", False):
+        connection.open()  # kept open for the run's next messages (a no-op once open)
     mail = EmailMultiAlternatives(
         subject=message.subject,
         body=message.body,
         to=[message.to_address],
-        connection=connection or get_connection(fail_silently=False),
+        connection=connection,
         headers=headers,
     )
     if message.html_body:
@@ -232,25 +250,77 @@ def due_message_ids(now=None, limit=DELIVERY_BATCH):
     )
 
 
+def server_failure(error: BaseException | None) -> bool:
+    """Whether a failed attempt says the mail server (not this message) is the problem: a connection refused,
+    timed out or dropped, a failed greeting or login. smtplib's errors are OSErrors; of those, a refused
+    recipient, sender or message is the message's own."""
+    message_refused = (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused, smtplib.SMTPDataError)
+    return isinstance(error, OSError) and not isinstance(error, message_refused)
+
+
+def mail_connection(deadline: float) -> BaseEmailBackend:
+    """A connection to the configured backend for one run; Django's SMTP backend (with the same settings) ends
+    at `deadline` (outbox.smtp)."""
+    if settings.EMAIL_BACKEND == SMTP_BACKEND:
+        return get_connection("outbox.smtp.EmailBackend", fail_silently=False, deadline=deadline)
+    return get_connection(fail_silently=False)
+
+
+class DeliveryRun:
+    """The messages one task sends over one connection, within `time_budget` seconds. `deliver(id)` returns
+    the outcome, or "left" once the run has stopped (`stopped`: "time" or "server") without trying it."""
+
+    def __init__(self, *, now=None, time_budget=DELIVERY_TIME_BUDGET):
+        self.now = now
+        self.deadline = time.monotonic() + time_budget
+        self.counts = {"sent": 0, "retry": 0, "failed": 0, "skipped": 0}
+        self.stopped = None
+        self._connection = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        if self._connection is not None:
+            with contextlib.suppress(Exception):  # what was sent is recorded; a failed QUIT changes nothing
+                self._connection.close()
+
+    def deliver(self, message_id: int) -> str:
+        if self.stopped is None and time.monotonic() >= self.deadline:
+            self.stopped = "time"
+        if self.stopped:
+            return "left"
+        if self._connection is None:
+            self._connection = mail_connection(self.deadline)
+        outcome, error = _attempt(message_id, connection=self._connection, now=self.now)
+        self.counts[outcome] += 1
+        if server_failure(error):
+            self.stopped = "server"
+        return outcome
+
+
+def deliver_bundle(
+    message_ids: list[int], *, now: datetime | None = None, time_budget: float = DELIVERY_TIME_BUDGET
+) -> DeliveryRun:
+    """Send the given messages in order, as one run; returns the run (its outcomes are in deliver()'s)."""
+    with DeliveryRun(now=now, time_budget=time_budget) as run:
+        run.outcomes = [run.deliver(message_id) for message_id in message_ids]
+    return run
+
+
 def deliver_due(now=None, time_budget=DELIVERY_TIME_BUDGET, batch=DELIVERY_BATCH):
-    """Send what is due, batch after batch, over one mail connection. Stops at the first message that could
-    not be sent (the server is probably down: the rest would only wait for the same timeout), when the time
-    is up, or when a batch was not full (nothing more is due)."""
-    counts = {"sent": 0, "retry": 0, "failed": 0, "skipped": 0}
-    started = time.monotonic()
-    connection = get_connection(fail_silently=False)
-    try:
+    """Send what is due, batch after batch, as one run. Stops at the first failure of the server (it is
+    probably down: the rest would only wait for the same timeout), when the time is up, or when a batch was
+    not full (nothing more is due)."""
+    with DeliveryRun(now=now, time_budget=time_budget) as run:
         while True:
             due = due_message_ids(now, limit=batch)
             for message_id in due:
-                outcome = deliver(message_id, connection=connection, now=now)
-                counts[outcome] += 1
-                if outcome == "retry" or time.monotonic() - started > time_budget:
-                    return counts
+                run.deliver(message_id)
+                if run.stopped:
+                    return run.counts
             if len(due) < batch:
-                return counts
-    finally:
-        connection.close()
+                return run.counts
 
 
 # Moderators -------------------------------------------------------------------------------------------------

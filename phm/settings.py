@@ -8,6 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from kombu import Exchange, Queue
 
 from .env import (
     env_bool,
@@ -18,6 +19,7 @@ from .env import (
     require_site_url,
     resolve_secret_key,
 )
+from .queues import delivery_queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -147,7 +149,17 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# Two queues (phm.queues): deliveries (mail, webhook posts) on CELERY_QUEUE + "-deliveries", everything else
+# (reveals, tables, tallies) on CELERY_QUEUE, so no slow mail server can delay a reveal. A worker started
+# without --queues consumes both; docker-compose.yml runs one worker for each.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
+# Each queue with an exchange and routing key of its own name, as Celery makes a queue it creates on demand
+# (without them both would be bound to the default's routing key).
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (CELERY_TASK_DEFAULT_QUEUE, delivery_queue(CELERY_TASK_DEFAULT_QUEUE))
+)
+CELERY_TASK_ROUTES = ("phm.queues.route_task",)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -230,7 +242,14 @@ STORAGES = {
     },
 }
 
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# By default mail is printed to the console while developing (DEBUG), and written to files (EMAIL_FILE_PATH)
+# otherwise: the console backend writes whole messages, password-reset links included, into the logs.
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.filebased.EmailBackend",
+)
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")

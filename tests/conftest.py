@@ -96,12 +96,15 @@ def _database_url_for_worker(db_settings):
 
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
-    """A real `celery worker` process consuming from Redis on a queue of its own; yields the queue name."""
+    """A real `celery worker` process consuming from Redis on a queue of its own (and the delivery queue that
+    goes with it, phm.queues); yields the queue name."""
     import subprocess
     import sys
     import uuid
 
     from django.conf import settings
+
+    from phm.queues import delivery_queue
 
     skip_unless(settings.REDIS_URL, "REDIS_URL is not set: a real worker needs a broker")
     queue = f"phm-test-{uuid.uuid4().hex[:8]}"
@@ -122,7 +125,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
                 "--pool=solo",
                 "--loglevel=INFO",
                 "-Q",
-                queue,
+                f"{queue},{delivery_queue(queue)}",
                 "-n",
                 f"{queue}@%h",
                 "--without-gossip",

@@ -57,6 +57,30 @@ class SilentSMTPServer:
             connection.close()
 
 
+class DrippingSMTPServer(SilentSMTPServer):
+    """Greets one byte at a time, a byte every `interval` seconds, and never ends the line (for `lasting`
+    seconds, then hangs up): each wait of an SMTP client is short, the conversation never gets anywhere."""
+
+    def __init__(self, port, interval=0.1, lasting=20):
+        self.interval, self.lasting = interval, lasting
+        super().__init__(port)
+
+    def _accept(self):
+        while not self._stopped.is_set():
+            with contextlib.suppress(TimeoutError, OSError):
+                connection, _ = self._listener.accept()
+                self.connections.append(connection)
+                threading.Thread(target=self._drip, args=(connection,), daemon=True).start()
+
+    def _drip(self, connection):
+        until = time.monotonic() + self.lasting
+        with contextlib.suppress(OSError):
+            while not self._stopped.is_set() and time.monotonic() < until:
+                connection.sendall(b"2")
+                time.sleep(self.interval)
+        connection.close()
+
+
 class MailSink:
     """A working SMTP server (aiosmtpd) that keeps what it receives."""
 
@@ -115,10 +139,18 @@ class Stack:
         self._processes.append(process)
         return process
 
-    def start_worker(self, beat=True, **env):
-        """A `celery worker` (solo pool) on this test's queue, with the beat backstops embedded."""
+    @property
+    def delivery_queue(self):
+        from phm.queues import delivery_queue
+
+        return delivery_queue(self.queue)
+
+    def start_worker(self, beat=True, queues=None, **env):
+        """A `celery worker` (solo pool) on this test's queues (both unless `queues` says which), with the beat
+        backstops embedded."""
+        queues = queues or [self.queue, self.delivery_queue]
         command = [sys.executable, "-m", "celery", "-A", "phm", "worker", "--pool=solo", "--loglevel=INFO"]
-        command += ["-Q", self.queue, "-n", f"{self.queue}-{len(self._processes)}@%h"]
+        command += ["-Q", ",".join(queues), "-n", f"{self.queue}-{len(self._processes)}@%h"]
         command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
         if beat:
             command += ["-B", "-s", str(self.log_dir / f"beat-schedule-{len(self._processes)}")]

@@ -56,6 +56,12 @@ def test_check_deploy_still_warns_without_https():
     assert "drf_spectacular.W001" not in output  # the schema's enum names are settled either way
 
 
+def test_check_deploy_warns_of_the_console_mail_backend():
+    """It would write every e-mail, password-reset links included, into the logs."""
+    result = check_deploy(**PRODUCTION, EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend")
+    assert "outbox.W001" in result.stdout + result.stderr
+
+
 HTTPS_SETTINGS = {
     "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https"),
     "SECURE_SSL_REDIRECT": True,

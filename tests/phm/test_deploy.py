@@ -89,3 +89,50 @@ def test_web_healthcheck_fails_when_nothing_listens():
 
 def test_healthcheck_usage_error():
     assert run_healthcheck("nonsense").returncode == 2
+
+
+def compose_file():
+    import yaml  # drf-spectacular's dependency
+
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def compose_default(value):
+    """The default of a `${VAR:-default}` value."""
+    import re
+
+    return re.fullmatch(r"\$\{\w+:-(.*)\}", value).group(1)
+
+
+def test_compose_mails_to_files_in_a_volume_by_default_never_to_the_log():
+    """The console backend would put every message, password-reset links included, into `docker logs`."""
+    import re
+
+    compose = compose_file()
+    environment = compose["x-app-environment"]
+    default = compose_default(environment["EMAIL_BACKEND"])
+    assert default == "django.core.mail.backends.filebased.EmailBackend"
+    example = (ROOT / ".env.example").read_text()
+    assert re.findall(r"^# ?EMAIL_BACKEND=(\S+)$", example, re.MULTILINE) == [default]
+    folder = compose_default(environment["EMAIL_FILE_PATH"])
+    assert f"sent-mail:{folder}" in compose["services"]["worker-deliveries"]["volumes"]
+    assert "sent-mail" in compose["volumes"]
+
+
+def test_compose_runs_a_worker_on_each_queue_with_its_health_check():
+    from phm.queues import delivery_queue
+
+    services = compose_file()["services"]
+    workers = {name: service for name, service in services.items() if "worker" in service.get("command", [])}
+    assert sorted(workers) == ["worker", "worker-deliveries"]
+
+    def option(service, name):
+        [value] = [arg.split("=", 1)[1] for arg in service["command"] if arg.startswith(f"--{name}=")]
+        return value
+
+    queue = "${CELERY_QUEUE:-celery}"
+    assert option(workers["worker"], "queues") == queue
+    assert option(workers["worker-deliveries"], "queues") == queue + delivery_queue("")
+    for service in workers.values():
+        node = option(service, "hostname").replace("%h", "$$HOSTNAME")
+        assert f"--destination={node} " in service["healthcheck"]["test"][1]

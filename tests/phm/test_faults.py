@@ -1,7 +1,8 @@
 """Faults on the real stack (PostgreSQL, Redis, real worker, gunicorn): nothing a player did is lost.
 
 (a) a mail server that never answers, (b) Redis unreachable, (c) a worker killed in the middle of a reveal and
-of a table build, (d) the database out of connections. Each starts its own processes (tests/phm/stack.py).
+of a table build, (d) the database out of connections, (e) a mail server that never answers while a round
+reaches its deadline. Each starts its own processes (tests/phm/stack.py).
 """
 
 import contextlib
@@ -20,6 +21,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from outbox.models import Message
+from phm.tasks import ping
 from rounds.models import Round, RoundState
 from rounds.models.audit import AuditEntry
 from rounds.services import leagues as round_services
@@ -116,6 +118,49 @@ def test_a_mail_server_that_never_answers_costs_the_player_nothing(fault_stack, 
     assert wait_for(lambda: Message.objects.get(pk=message.pk).state == Message.State.SENT, timeout=60)
     assert sink.message_ids() == [str(message.pk)]
     assert submission.version.commitment in plain_text(sink.messages[0])
+
+
+def test_a_mail_server_that_never_answers_does_not_delay_the_reveal(
+    fault_stack, league, moderator, make_user, settings
+):
+    """(e) Mail has a queue and a worker of its own: with a silent mail server and 40 receipts just queued, the
+    round is revealed within seconds of its deadline; the receipts stay pending (none lost, none given up) and
+    go out, each once, when a working server takes the silent one's place."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # 40 accounts, quickly
+    port = free_port()
+    silent = fault_stack.silent_smtp(port)
+    mail = smtp_settings(port, EMAIL_TIMEOUT=5, OUTBOX_RETRY_DELAY=2, BACKSTOP_INTERVAL=2)
+    fault_stack.start_worker(queues=[fault_stack.queue], **mail)
+    fault_stack.start_worker(beat=False, queues=[fault_stack.delivery_queue], **mail)
+    for queue in (fault_stack.queue, fault_stack.delivery_queue):  # both workers are up
+        assert ping.apply_async(args=[queue], queue=queue).get(timeout=90) == {"pong": queue}
+    round_ = open_round(league, moderator)
+    made, _ = players(make_user, 40)
+    for player in made:  # each receipt is handed to the workers as its hand commits
+        hand_services.submit_hand(
+            player=player, round_id=round_.pk, name="", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE
+        )
+    receipts = set(Message.objects.filter(kind="hand.receipt").values_list("pk", flat=True))
+    assert len(receipts) == 40
+    assert wait_for(lambda: silent.connections, timeout=30)  # the mail worker is stuck on the silent server
+    deadline = timezone.now() + timedelta(seconds=2)
+    Round.objects.filter(pk=round_.pk).update(deadline=deadline)
+
+    # Materialised by the worker (the beat backstop runs every 2 s): within 15 s of the deadline, not minutes.
+    revealed = wait_for(lambda: Round.objects.get(pk=round_.pk).state == RoundState.REVEALED, timeout=17)
+    assert revealed, "the reveal waited behind the mail"
+    assert Hand.objects.filter(round=round_, number__isnull=False).count() == 40
+    states = Message.objects.filter(pk__in=receipts).values_list("state", flat=True)
+    assert set(states) == {Message.State.PENDING}
+
+    silent.close()
+    sink = fault_stack.mail_sink(port)
+    assert wait_for(
+        lambda: not Message.objects.filter(pk__in=receipts).exclude(state=Message.State.SENT).exists(),
+        timeout=120,
+    )
+    received = [int(pk) for pk in sink.message_ids() if int(pk) in receipts]
+    assert sorted(received) == sorted(receipts)  # each receipt once
 
 
 def test_with_redis_unreachable_everything_a_player_does_still_works(

@@ -80,6 +80,12 @@ def test_embedded_default_is_sqlite_eager_locmem_console_utc():
     assert values["time_zone"] == "UTC"
 
 
+def test_outside_development_mail_goes_to_files_by_default_never_to_the_log():
+    """The console backend writes whole messages (password-reset links too) into the logs."""
+    assert loaded(SECRET_KEY="s3cret")["email"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert loaded(DEBUG="1")["email"] == "django.core.mail.backends.console.EmailBackend"
+
+
 def test_the_cache_can_have_a_redis_of_its_own():
     values = loaded(
         SECRET_KEY="s3cret",
