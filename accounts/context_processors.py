@@ -1,5 +1,7 @@
 from functools import cached_property
 
+from django.contrib.auth.models import AnonymousUser
+
 from .services import is_moderator
 
 
@@ -15,4 +17,5 @@ class Viewer:
 
 
 def viewer(request):
-    return {"viewer": Viewer(request.user)}
+    # No user on a request refused before the authentication middleware ran (a disallowed Host: the 400 page).
+    return {"viewer": Viewer(getattr(request, "user", None) or AnonymousUser())}

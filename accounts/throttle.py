@@ -24,6 +24,7 @@ from datetime import timedelta
 from axes.backends import AxesStandaloneBackend
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_cool_off
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth.backends import ModelBackend
@@ -33,23 +34,27 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from phm.client_address import client_ip
+
 logger = logging.getLogger(__name__)
 
 # The order of settings.AXES_LOCKOUT_PARAMETERS; each has its own limit (LOGIN_FAILURE_LIMITS).
 PAIR, IP_ADDRESS, ACCOUNT = "pair", "ip_address", "account"
 LEVELS = (PAIR, IP_ADDRESS, ACCOUNT)
+USERNAME_COLUMN_LENGTH = AccessAttempt._meta.get_field("username").max_length
 
 
-def client_ip(request):
-    """The client's address: the one the TLS proxy appended last to X-Forwarded-For when the app runs behind
-    one (BEHIND_TLS_PROXY), else the connection's. Left-hand entries of X-Forwarded-For are whatever the
-    client sent, so they are never trusted."""
-    if settings.SECURE_PROXY_SSL_HEADER:
-        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-        forwarded = [part for part in forwarded if part]
-        if forwarded:
-            return forwarded[-1]
-    return request.META.get("REMOTE_ADDR")
+def client_username(request, credentials=None):
+    """AXES_USERNAME_CALLABLE: the username a login attempt is counted under, as axes reads it (the
+    credentials, else the posted form), cut to the length of axes' column. No account has a username that
+    long (User.username holds 150), so the cut never merges a real account with another."""
+    if credentials:
+        username = credentials.get(settings.AXES_USERNAME_FORM_FIELD)
+    else:
+        username = getattr(request, "data", request.POST).get(settings.AXES_USERNAME_FORM_FIELD)
+    if isinstance(username, str):
+        return username[:USERNAME_COLUMN_LENGTH]
+    return username
 
 
 BUSY_RETRY_SECONDS = 5

@@ -2,7 +2,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
-from .forms import OutboxPasswordResetForm
 
 urlpatterns = [
     path("sign-up/", views.sign_up, name="sign-up"),
@@ -14,15 +13,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path(
-        "password/reset/",
-        auth_views.PasswordResetView.as_view(
-            form_class=OutboxPasswordResetForm,
-            email_template_name="registration/password_reset_email.txt",
-            subject_template_name="registration/password_reset_subject.txt",
-        ),
-        name="password_reset",
-    ),
+    path("password/reset/", views.PasswordReset.as_view(), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "password/reset/<uidb64>/<token>/",

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import common  # noqa: E402  (after the path is set)
-from bench.common import free_port, percentile, request  # noqa: E402
+from bench.common import NO_REQUEST_LIMITS, free_port, percentile, request  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/phm_bench_faults"
 DB_PREFIX = "phm_bench_faults"
@@ -506,6 +506,7 @@ def main():
         "LOG_LEVEL": "WARNING",
         "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",  # the web never sends mail itself
         "CACHE_KEY_PREFIX": f"bench-faults-{run}",
+        **NO_REQUEST_LIMITS,
     }
     for key in ("REDIS_URL", "REDIS_CACHE_URL", "CELERY_QUEUE", "BACKSTOP_INTERVAL"):
         env.pop(key, None)

@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import ensure_database, free_port, percentile, request  # noqa: E402  (after the path)
+from bench.common import NO_REQUEST_LIMITS, ensure_database, free_port, percentile, request  # noqa: E402  (after the path)
 from phm.queues import delivery_queue  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/phm_bench_submit"
@@ -384,6 +384,7 @@ def main():
         "DEBUG": "0",
         "LOG_LEVEL": "WARNING",
         "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+        **NO_REQUEST_LIMITS,
     }
     env.pop("REDIS_CACHE_URL", None)  # the cache on the broker's next database, as the settings derive it
     os.environ.update(

@@ -1,6 +1,10 @@
 """Small, strict readers for settings that come from the environment."""
 
+import ipaddress
 import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -91,3 +95,77 @@ def next_redis_database(url):
         raise ImproperlyConfigured(f"REDIS_URL must end in a database number, not {url!r}.") from None
     following = number + 1 if number + 1 < REDIS_DATABASES else number - 1
     return urlunsplit(parts._replace(path=f"/{following}"))
+
+
+# Request limits (phm.limits) -------------------------------------------------------------------------------
+
+PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+UNITS = {
+    **dict.fromkeys(("s", "sec", "second", "seconds"), "second"),
+    **dict.fromkeys(("m", "min", "minute", "minutes"), "minute"),
+    **dict.fromkeys(("h", "hour", "hours"), "hour"),
+    **dict.fromkeys(("d", "day", "days"), "day"),
+}
+OFF_WORDS = {"", "0", "off", "none"}
+_RATE = re.compile(r"^(\d+)\s*/\s*([a-z]+)$")
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    seconds: int
+    period: str
+
+    @property
+    def period_text(self):
+        """ "an hour", "a minute"."""
+        return f"{'an' if self.period == 'hour' else 'a'} {self.period}"
+
+    def __str__(self):
+        return f"{self.count} {self.period_text}"
+
+
+@lru_cache(maxsize=32)
+def parse_rate(text, name="a limit"):
+    """ "5/hour" → Rate(5, 3600); the period may be second, minute, hour or day (or s, m, h, d, plurals).
+    None for "off" (or "0", "none", empty): no limit."""
+    if text is None or str(text).strip().lower() in OFF_WORDS:
+        return None
+    match = _RATE.match(str(text).strip().lower())
+    period = UNITS.get(match.group(2)) if match else None
+    if period is None:
+        raise ImproperlyConfigured(
+            f"{name} must be a number of uses per second, minute, hour or day, such as 5/hour, or off; "
+            f"not {text!r}."
+        )
+    count = int(match.group(1))
+    return None if count == 0 else Rate(count, PERIODS[period], period)
+
+
+def rate_setting(text, name):
+    """A rate read from the environment, checked at start-up; stored as its text (tests may change it)."""
+    parse_rate(text, name)
+    return text
+
+
+# Trusted proxies (phm.client_address) ----------------------------------------------------------------------
+
+
+def parse_networks(entries, name="TRUSTED_PROXIES"):
+    """Addresses and networks (`10.0.0.2`, `172.16.0.0/12`, `::1`) as ip_network objects; a clear error for
+    anything else."""
+    networks = []
+    for entry in entries:
+        try:
+            networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {entry!r} is neither an IP address nor a network such as 172.16.0.0/12."
+            ) from None
+    return tuple(networks)
+
+
+def networks_setting(entries, name):
+    """A list of addresses and networks read from the environment, checked at start-up; kept as text."""
+    parse_networks(entries, name)
+    return list(entries)

@@ -15,7 +15,9 @@ from .env import (
     env_int,
     env_list,
     env_str,
+    networks_setting,
     next_redis_database,
+    rate_setting,
     require_site_url,
     resolve_secret_key,
 )
@@ -283,6 +285,11 @@ DIGEST_HOUR = env_int("DIGEST_HOUR", 7) % 24
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY") else None
+# Behind the TLS proxy, the client's address is the one the proxy appended to X-Forwarded-For, believed only
+# on connections from these addresses or networks: the proxy's own (phm.client_address). Empty: never.
+TRUSTED_PROXIES = networks_setting(
+    env_list("TRUSTED_PROXIES", default=["127.0.0.0/8", "::1"]), "TRUSTED_PROXIES"
+)
 X_FRAME_OPTIONS = "DENY"
 
 # Request bodies: 1 MB is far above the largest legitimate one (an archive import of a whole round's forum
@@ -341,13 +348,38 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # A success does not wipe the counts: they are per IP too, and one's own account must not reset them.
 AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_CLIENT_IP_CALLABLE = "phm.client_address.client_ip"
+# The username as counted: cut to the 255 characters axes stores (longer ones cannot be accounts anyway).
+AXES_USERNAME_CALLABLE = "accounts.throttle.client_username"
 AXES_HTTP_RESPONSE_CODE = 429
 # No log of successful logins (addresses of every visit): only the failures that count are kept.
 AXES_DISABLE_ACCESS_LOG = True
 # No banner on every start (it would land in the output of every management command).
 AXES_VERBOSE = False
 AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "csrfmiddlewaretoken"]
+
+# --- Request limits (phm.limits) ----------------------------------------------------------------------------
+# Uses per window, "N/second|minute|hour|day" or "off", counted in the cache per client address (as
+# phm.client_address derives it), per account or per e-mail address; past a limit: 429 with Retry-After.
+# Sign-ups: accounts made from one address (a form with errors does not count).
+SIGN_UP_LIMIT_PER_ADDRESS = rate_setting(
+    env_str("SIGN_UP_LIMIT_PER_ADDRESS", "5/hour"), "SIGN_UP_LIMIT_PER_ADDRESS"
+)
+# Password-reset requests from one address, and for one e-mail address (whether or not it has an account).
+PASSWORD_RESET_LIMIT_PER_ADDRESS = rate_setting(
+    env_str("PASSWORD_RESET_LIMIT_PER_ADDRESS", "5/hour"), "PASSWORD_RESET_LIMIT_PER_ADDRESS"
+)
+PASSWORD_RESET_LIMIT_PER_EMAIL = rate_setting(
+    env_str("PASSWORD_RESET_LIMIT_PER_EMAIL", "3/hour"), "PASSWORD_RESET_LIMIT_PER_EMAIL"
+)
+# API requests other than GET, HEAD and OPTIONS, per signed-in account and per address (the token endpoint
+# is not one: its failures count as failed logins).
+API_WRITE_LIMIT_PER_ACCOUNT = rate_setting(
+    env_str("API_WRITE_LIMIT_PER_ACCOUNT", "120/minute"), "API_WRITE_LIMIT_PER_ACCOUNT"
+)
+API_WRITE_LIMIT_PER_ADDRESS = rate_setting(
+    env_str("API_WRITE_LIMIT_PER_ADDRESS", "120/minute"), "API_WRITE_LIMIT_PER_ADDRESS"
+)
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
@@ -361,6 +393,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "phm.api.exception_handler",
+    # API writes per account and per address (phm.limits; API_WRITE_LIMIT_*).
+    "DEFAULT_THROTTLE_CLASSES": ["phm.limits.ApiWriteThrottle"],
     # Bounded size and JSON depth, no control characters in any field (phm.input_guard).
     "DEFAULT_PARSER_CLASSES": [
         "phm.input_guard.GuardedJSONParser",

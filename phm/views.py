@@ -28,18 +28,21 @@ def home(request):
 
 
 def _wants_json(request):
-    return request.path.startswith("/api/")
+    return request.path.startswith("/api/") or request.path == "/healthz"
 
 
 def bad_request(request, exception=None):
     """Django's 400 (a suspicious request: a body over DATA_UPLOAD_MAX_MEMORY_SIZE, too many fields…), in the
     API's format under /api/. A body too large is a 413."""
-    from django.core.exceptions import RequestDataTooBig
+    from django.core.exceptions import DisallowedHost, RequestDataTooBig
 
     from .input_guard import TOO_LARGE_DETAIL, size_limit_text
 
     if isinstance(exception, RequestDataTooBig):
         status, code, detail = 413, "too_large", TOO_LARGE_DETAIL.format(size=size_limit_text())
+    elif isinstance(exception, DisallowedHost):
+        # Refused by the first middleware that reads the host, before the rest ran (no request.user yet).
+        status, code, detail = 400, "bad_host", "This site does not answer to that host name."
     else:
         status, code, detail = 400, "bad_request", "The request was malformed or too large."
     if _wants_json(request):

@@ -79,10 +79,29 @@ def _round_values(round_):
     return {name: getattr(round_, name) for name in AUDITED_ROUND_FIELDS}
 
 
+# The highest league number a name may end in (the forum is at a few dozen; the column holds 2,147,483,647).
+MAX_LEAGUE_NUMBER = 999_999
+
+
 def league_number_from_name(name):
-    """ "League 45" → 45: the forum numbers leagues, and round codes (45:01) use that number."""
+    """ "League 45" → 45: the forum numbers leagues, and round codes (45:01) use that number. Digits beyond
+    MAX_LEAGUE_NUMBER are returned as they are; league_number_problem names them."""
     match = re.search(r"(\d+)\s*$", name.strip())
-    return int(match.group(1)) if match else None
+    if not match:
+        return None
+    digits = match.group(1).lstrip("0") or "0"
+    # Past the limit's length the exact value does not matter (and int() of thousands of digits would refuse).
+    return int(digits) if len(digits) <= len(str(MAX_LEAGUE_NUMBER)) else MAX_LEAGUE_NUMBER + 1
+
+
+def league_number_problem(number):
+    """Why `number` cannot be a league's number, or None."""
+    if number is not None and number > MAX_LEAGUE_NUMBER:
+        return (
+            f"A league's number (the number its name ends in) goes up to {MAX_LEAGUE_NUMBER:,}: "
+            "end the name with a smaller number."
+        )
+    return None
 
 
 # Permissions ------------------------------------------------------------------------------------------------
@@ -163,7 +182,9 @@ def create_league(*, actor, name, rounds_planned=4, moderators=(), tiebreak_roun
     elif League.objects.filter(name__iexact=name).exists():
         errors["name"] = [f"There is already a league called “{name}”."]
     number = league_number_from_name(name)
-    if "name" not in errors and number is not None and League.objects.filter(number=number).exists():
+    if "name" not in errors and league_number_problem(number):
+        errors["name"] = [league_number_problem(number)]
+    elif "name" not in errors and number is not None and League.objects.filter(number=number).exists():
         errors["name"] = [f"League number {number} is already taken."]
     if not isinstance(rounds_planned, int) or rounds_planned < 1:
         errors["rounds_planned"] = ["Plan at least one round."]

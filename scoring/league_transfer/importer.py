@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.services import is_moderator
 from rounds.models import AcceptedCard, AuditEntry, Card, League, Round, RoundState
-from rounds.services.leagues import league_number_from_name
+from rounds.services.leagues import league_number_from_name, league_number_problem
 from rounds.signals import deadline_set
 from submissions.models import Hand, HandReview, HandsPreview, HandVersion
 
@@ -167,6 +167,10 @@ class _Import:
         number = league_number_from_name(name) if self.rename is not None else row.get("number")
         if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
             raise TransferFormatError(f"league.number: expected a whole number, got {number!r}.")
+        if number is not None and number < 0:
+            raise TransferFormatError(f"league.number: {number} is below 0.")
+        if league_number_problem(number):
+            raise TransferFormatError(f"league.number: {league_number_problem(number)}")
         if number is not None and League.objects.filter(number=number).exists():
             raise TransferConflict(
                 f"League number {number} is already taken here; import it with --rename and another number."

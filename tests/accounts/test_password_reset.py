@@ -98,3 +98,56 @@ def test_a_reset_lifts_the_lockout_of_the_account(
     client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
     response = client.post(reverse("login"), {"username": "lotus", "password": NEW_PASSWORD})
     assert response.status_code == 302
+
+
+def test_a_reset_request_does_the_same_work_whether_or_not_the_address_has_an_account(
+    client, lotus, monkeypatch, settings
+):
+    """The request only hands the address to a task: the same statements and the same task either way (the
+    accounts are looked up, the link made and the mail queued by the worker), so its timing tells nothing."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts import password_reset
+
+    published = []
+    monkeypatch.setattr(
+        password_reset, "publish", lambda task, *args: published.append((task.name, args)) or True
+    )
+
+    def work(address):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(reverse("password_reset"), {"email": address})
+        assert response.status_code == 302
+        return [query["sql"] for query in queries.captured_queries]
+
+    known, unknown = work("lotus@example.com"), work("nobody@example.com")
+    assert known == unknown
+    assert published == [
+        ("accounts.send_password_reset", ("lotus@example.com", "testserver", False)),
+        ("accounts.send_password_reset", ("nobody@example.com", "testserver", False)),
+    ]
+    assert not Message.objects.exists()  # nothing queued by the request itself
+
+
+def test_the_reset_task_queues_the_mail_only_for_an_address_with_an_account(
+    lotus, django_capture_on_commit_callbacks
+):
+    from accounts.tasks import send_password_reset
+
+    with django_capture_on_commit_callbacks(execute=True):
+        send_password_reset("nobody@example.com", "phm.example.org", True)
+        send_password_reset("LOTUS@example.com", "phm.example.org", True)
+    assert list(Message.objects.values_list("to_address", flat=True)) == ["lotus@example.com"]
+    assert "https://phm.example.org/accounts/password/reset/" in mail.outbox[0].body
+
+
+def test_with_the_broker_down_the_request_composes_the_mail_itself(
+    client, lotus, monkeypatch, django_capture_on_commit_callbacks
+):
+    from accounts import password_reset
+
+    monkeypatch.setattr(password_reset, "publish", lambda task, *args: False)
+    response = request_reset(client, "lotus@example.com", django_capture_on_commit_callbacks)
+    assert response.status_code == 302
+    assert Message.objects.get().to_address == "lotus@example.com"

@@ -129,6 +129,7 @@ def test_one_address_trying_many_accounts_is_locked_out_of_all_of_them(client, m
 
 def test_behind_the_tls_proxy_the_address_is_the_one_the_proxy_appended(client, player, password, settings):
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.TRUSTED_PROXIES = ["10.0.0.0/24"]  # the proxy runs on another machine of the network
     proxied = {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_PROTO": "https"}
     for number in range(LIMIT):
         # The attacker varies what it sends itself; the proxy appends the address it sees.

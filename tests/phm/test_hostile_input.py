@@ -157,3 +157,37 @@ def test_bbcode_text_leaves_no_ascii_bracket():
         == "\uff3b/code\uff3d\uff3burl=http://evil.example\uff3dx\uff3b/url\uff3d \uff3bimg\uff3dy\uff3b/img\uff3d"
     )
     assert json.dumps(bbcode_text(None)) == '""'
+
+
+@pytest.mark.parametrize("path", ["/", "/accounts/login/", "/rules/"])
+def test_a_host_the_site_does_not_answer_to_is_400_on_the_pages(client, path):
+    response = client.get(path, HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert "This site does not answer to that host name." in response.content.decode()
+
+
+def test_a_host_the_site_does_not_answer_to_is_400_json_on_healthz_and_the_api(client):
+    for path in ("/healthz", "/api/rounds/"):
+        response = client.get(path, HTTP_HOST="evil.example")
+        assert response.status_code == 400
+        assert response.json() == {
+            "detail": "This site does not answer to that host name.",
+            "code": "bad_host",
+        }
+
+
+@pytest.mark.parametrize("number", ["1000000", "2147483648", "9" * 5000])
+def test_a_league_name_ending_in_a_number_too_large_is_400_naming_the_limit(client, moderator, number):
+    client.force_login(moderator)
+    response = client.post(
+        "/api/leagues/", {"name": f"League {number}"[:100]}, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "name": [
+            "A league's number (the number its name ends in) goes up to 999,999: end the name with a smaller "
+            "number."
+        ]
+    }
+    response = client.post("/api/leagues/", {"name": "League 999999"}, content_type="application/json")
+    assert response.status_code == 201 and response.json()["number"] == 999_999

@@ -35,6 +35,9 @@ print(json.dumps({
     "email": settings.EMAIL_BACKEND,
     "use_tz": settings.USE_TZ,
     "time_zone": settings.TIME_ZONE,
+    "trusted_proxies": settings.TRUSTED_PROXIES,
+    "sign_up_limit": settings.SIGN_UP_LIMIT_PER_ADDRESS,
+    "api_write_limit": settings.API_WRITE_LIMIT_PER_ACCOUNT,
 }))
 """
 
@@ -48,6 +51,9 @@ VARIABLES = [
     "EMAIL_BACKEND",
     "SITE_URL",
     "DB_CONN_MAX_AGE",
+    "TRUSTED_PROXIES",
+    "SIGN_UP_LIMIT_PER_ADDRESS",
+    "API_WRITE_LIMIT_PER_ACCOUNT",
 ]
 
 
@@ -109,6 +115,26 @@ def test_refuses_to_start_without_secret_key_when_debug_is_off():
     result = load_settings()
     assert result.returncode != 0
     assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_trusted_proxies_default_to_loopback_and_are_read_and_checked():
+    assert loaded(SECRET_KEY="s3cret")["trusted_proxies"] == ["127.0.0.0/8", "::1"]
+    values = loaded(SECRET_KEY="s3cret", TRUSTED_PROXIES="10.0.0.2, 172.16.0.0/12")
+    assert values["trusted_proxies"] == ["10.0.0.2", "172.16.0.0/12"]
+    assert loaded(SECRET_KEY="s3cret", TRUSTED_PROXIES="")["trusted_proxies"] == []
+    result = load_settings(SECRET_KEY="s3cret", TRUSTED_PROXIES="proxy.example")
+    assert result.returncode != 0
+    assert "TRUSTED_PROXIES: 'proxy.example' is neither an IP address nor a network" in result.stderr
+
+
+def test_request_limits_are_read_and_checked():
+    values = loaded(SECRET_KEY="s3cret", SIGN_UP_LIMIT_PER_ADDRESS="2/day", API_WRITE_LIMIT_PER_ACCOUNT="off")
+    assert (values["sign_up_limit"], values["api_write_limit"]) == ("2/day", "off")
+    result = load_settings(SECRET_KEY="s3cret", SIGN_UP_LIMIT_PER_ADDRESS="lots")
+    assert result.returncode != 0
+    assert (
+        "SIGN_UP_LIMIT_PER_ADDRESS must be a number of uses per second, minute, hour or day" in result.stderr
+    )
 
 
 def test_database_url_redis_url_and_hosts_are_read():
