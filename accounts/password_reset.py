@@ -17,7 +17,7 @@ def request_reset(*, email: str, domain: str, use_https: bool) -> None:
     """Have the reset mail for `email` sent (to each active account with that address, if any)."""
     from .tasks import send_password_reset
 
-    if not publish(send_password_reset, email, domain, use_https):
+    if not publish(send_password_reset, email, domain, use_https, private=True):
         send_reset(email=email, domain=domain, use_https=use_https)
 
 

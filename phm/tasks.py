@@ -45,14 +45,16 @@ def publishing_is_held():
     return _publishing_held.get()
 
 
-def publish(task, *args, countdown=None, eta=None):
-    """Send `task(*args)` to the workers; False (logged, one line) when the broker cannot take it."""
+def publish(task, *args, countdown=None, eta=None, private=False):
+    """Send `task(*args)` to the workers; False (logged, one line) when the broker cannot take it. `private`:
+    the arguments are personal data (an e-mail address) and stay out of the log line."""
     global _broker_down_until
     if _publishing_held.get():
         return False
+    shown = "(…)" if private else repr(tuple(args))
     eager = task.app.conf.task_always_eager
     if not eager and time.monotonic() < _broker_down_until:
-        logger.warning("Broker down: %s%r left for the backstop", task.name, tuple(args))
+        logger.warning("Broker down: %s%s left for the backstop", task.name, shown)
         return False
     timing = {key: value for key, value in {"countdown": countdown, "eta": eta}.items() if value is not None}
     try:
@@ -61,9 +63,9 @@ def publish(task, *args, countdown=None, eta=None):
         if not eager:
             _broker_down_until = time.monotonic() + BROKER_RETRY_AFTER
         logger.error(
-            "Could not publish %s%r (%s: %s); the backstop will do it",
+            "Could not publish %s%s (%s: %s); the backstop will do it",
             task.name,
-            tuple(args),
+            shown,
             type(error).__name__,
             error,
         )

@@ -112,7 +112,7 @@ def test_a_reset_request_does_the_same_work_whether_or_not_the_address_has_an_ac
 
     published = []
     monkeypatch.setattr(
-        password_reset, "publish", lambda task, *args: published.append((task.name, args)) or True
+        password_reset, "publish", lambda task, *args, **options: published.append((task.name, args)) or True
     )
 
     def work(address):
@@ -147,7 +147,24 @@ def test_with_the_broker_down_the_request_composes_the_mail_itself(
 ):
     from accounts import password_reset
 
-    monkeypatch.setattr(password_reset, "publish", lambda task, *args: False)
+    monkeypatch.setattr(password_reset, "publish", lambda task, *args, **options: False)
     response = request_reset(client, "lotus@example.com", django_capture_on_commit_callbacks)
     assert response.status_code == 302
     assert Message.objects.get().to_address == "lotus@example.com"
+
+
+def test_a_reset_request_the_broker_cannot_take_leaves_the_address_out_of_the_log(
+    client, lotus, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    from accounts.tasks import send_password_reset
+
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(send_password_reset, "apply_async", broker_down)
+    with caplog.at_level("WARNING"):
+        response = request_reset(client, "lotus@example.com", django_capture_on_commit_callbacks)
+    assert response.status_code == 302
+    assert "accounts.send_password_reset" in caplog.text
+    assert "lotus@example.com" not in caplog.text
+    assert Message.objects.get().to_address == "lotus@example.com"  # composed in the request instead
