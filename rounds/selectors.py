@@ -139,13 +139,16 @@ def entry_count(round_):
     return round_.hands.count()
 
 
-# What anyone may read of a round's history: its deadline and the cards accepted for it.
+# What anyone may read of a round's history: its deadline, the cards accepted for it, and who finalized or
+# reopened it (marked when a moderator who plays in it did: allowed only where nobody else could).
 PUBLIC_ROUND_ACTIONS = (
     "round.opened",
     "round.deadline_extended",
     "round.closed_early",
     "round.card_accepted",
     "round.card_withdrawn",
+    "round.finalized",
+    "round.reopened",
 )
 
 

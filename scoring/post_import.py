@@ -49,7 +49,7 @@ from .forum_post import parse_post
 from .forum_post.problems import MAX_ENTRIES
 from .forum_rows import RowFormatError, check_table, complete_table, parse_table, stated_total_mismatches
 from .services.errors import ScoringConflict, ScoringInputError
-from .services.finalization import finalize_round
+from .services.finalization import finalize_as_recorded
 from .services.table import build_match_table
 
 ROUND_FIELDS = (
@@ -798,7 +798,7 @@ def import_post(
                 set_results(actor, round_, hands, result.pair_results, now, notes)
             _log_import(actor, round_, result)
             if result.table_given:
-                finalize_round(actor=actor, round_id=round_.pk, force=True, now=now)
+                finalize_as_recorded(actor=actor, round_id=round_.pk, now=now)
     except IntegrityError as error:  # the round number was taken between the preview and the import
         raise ScoringConflict(
             f"{result.league.name} got a round {result.fields.code} meanwhile: preview again."

@@ -10,6 +10,7 @@ from django.db.models import Prefetch
 from submissions.models import Hand, HandVersion
 from submissions.selectors import player_display_name
 
+from .by_players import decisions_by_players, match_decisions_by_players  # noqa: F401  (the pages read them here)
 from .models import Challenge, Match, MatchReport, MatchStatus
 from .services import VALID_HAND, compute_tally, hands_in_table, in_table, revealed_round_table, stored_tally
 
@@ -204,33 +205,6 @@ def match_history(match):
         "challenges": challenges,
         "open_challenges": [c for c in challenges if c.state == Challenge.State.OPEN],
     }
-
-
-def decisions_by_players(round_):
-    """What a moderator decided about their own hand in this round (allowed only to a league's sole
-    moderator): results they set on their own matches, challenges they resolved on them, bonuses to
-    themselves. Three queries; shown publicly on the results page."""
-    from django.db.models import F, Q
-
-    from .models import BonusAward
-
-    own = Q(decided_by=F("hand_a__player")) | Q(decided_by=F("hand_b__player"))
-    matches = list(
-        Match.objects.filter(own, round=round_, decided_points_a__isnull=False).select_related(
-            "hand_a", "hand_b", "decided_by__profile"
-        )
-    )
-    challenges = list(
-        Challenge.objects.filter(match__round=round_, resolved_by__isnull=False)
-        .filter(Q(resolved_by=F("match__hand_a__player")) | Q(resolved_by=F("match__hand_b__player")))
-        .select_related("match__hand_a", "match__hand_b", "resolved_by__profile")
-    )
-    bonuses = list(
-        BonusAward.objects.counted()
-        .filter(round=round_, awarded_by=F("player"))
-        .select_related("player__profile")
-    )
-    return {"matches": matches, "challenges": challenges, "bonuses": bonuses}
 
 
 def current_cards(hand_ids):

@@ -174,8 +174,14 @@ def match_detail(request, match_id):
         (r for r in history["reports"] if r.is_current and r.reporter_id == request.user.pk), None
     )
     can_manage = can_manage_league(request.user, match.round.league)
+    by_players = selectors.match_decisions_by_players(match)
+    for hand in (match.hand_a, match.hand_b):
+        hand.reviews_by_player = by_players["reviews"].get(hand.pk, [])
     context = {
         "match": match,
+        "by_players": by_players,
+        # A moderator who played this match leaves its decisions to someone else who can manage the league.
+        "decide_refusal": services.own_match_refusal(request.user, match) if can_manage else "",
         "round": match.round,
         "history": history,
         "side": side,
@@ -323,6 +329,7 @@ def moderate_results(request, round_id):
         "round": round_,
         "table": table,
         "queue": queue,
+        **_own_interest(request.user, round_),
         "open_items": open_items.described(),
         "finalize_consequences": selectors.finalization_consequences(table, queue, open_items),
         # The bonus form offers the players by the name the tables show them (the table's own rows).
@@ -344,6 +351,18 @@ def moderate_results(request, round_id):
         ),
     }
     return render(request, "scoring/moderate.html", context)
+
+
+def _own_interest(user, round_):
+    """What the moderator's page must not offer a moderator who plays in the round, and why (who to ask); or,
+    where nobody else can manage the league, that what they decide is shown as decided by one who played."""
+    plays = services.plays_in(user, round_.pk)
+    refusals = {
+        "finalize_refusal": services.round_power_refusal(user, round_, "finalize") if plays else "",
+        "reopen_refusal": services.round_power_refusal(user, round_, "reopen") if plays else "",
+        "withdraw_refusal": services.bonus_withdrawal_refusal(user, round_) if plays else "",
+    }
+    return {**refusals, "plays": plays, "plays_alone": plays and not any(refusals.values())}
 
 
 def _posted_rows(request, round_, form, *, apply):

@@ -83,7 +83,12 @@ class RevealedHandSerializer(serializers.Serializer):
     name = serializers.CharField()
     cards = serializers.ListField(source="current_version.cards", child=serializers.CharField())
     decisions = serializers.DictField(source="current_version.decisions")
-    commitment = serializers.CharField(source="committed_version.commitment")
+    commitment = serializers.CharField(
+        source="committed_version.commitment",
+        allow_null=True,
+        help_text="The commitment of the player's own last version — never of a version a moderator made "
+        "(a similar hand, 4.2a): that is what the player committed to, and what the nonce verifies.",
+    )
     nonce = serializers.SerializerMethodField()
     status = serializers.CharField()
     notice = serializers.CharField()
@@ -94,6 +99,11 @@ class RevealedHandSerializer(serializers.Serializer):
     )
     card_changes = serializers.SerializerMethodField(
         help_text='{"removed": [names], "replaced": [{"card", "by"}], "added": [names]}, or null.'
+    )
+    decided_by_player = serializers.BooleanField(
+        read_only=True,
+        help_text="A moderator who plays in this round reviewed this hand (flag, notice, rename, disqualify "
+        "or replace): allowed only where nobody else can manage the league, and shown publicly.",
     )
 
     def to_representation(self, hand):
@@ -115,10 +125,12 @@ class RevealedHandSerializer(serializers.Serializer):
 
     def get_nonce(self, hand) -> str | None:
         # Published at the reveal only: a reviewing moderator before the deadline sees cards, not nonces.
-        return hand.committed_version.nonce if self.context["revealed"] else None
+        version = hand.committed_version
+        return version.nonce if self.context["revealed"] and version is not None else None
 
     def get_committed_text(self, hand) -> str | None:
-        return commitments.version_text(hand.committed_version) if self.context["revealed"] else None
+        version = hand.committed_version
+        return commitments.version_text(version) if self.context["revealed"] and version is not None else None
 
 
 def _mine(hand, version):

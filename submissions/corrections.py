@@ -144,10 +144,19 @@ def _correct_hand(hand, round_, actor, name, cards, reason, moment, final):
         return entry  # the record already says so: no new version
     previous = _lower_current_version(hand)
     version = _new_version(
-        hand, round_, hand.player, new_name, cards, [], moment, previous, by=actor, save=False
+        hand,
+        round_,
+        hand.player,
+        new_name,
+        cards,
+        [],
+        moment,
+        previous,
+        by=actor,
+        source=HandVersion.Source.MODERATOR,  # even when the moderator is the entry's player
+        save=False,
     )
     version.card_changes = card_changes(old_cards, cards)
-    version.source = HandVersion.Source.MODERATOR  # even when the moderator is the entry's player
     version.save(force_insert=True)
     hand.name = new_name
     hand.save(update_fields=["name", "updated_at"])

@@ -7,7 +7,7 @@ run) everyone sees every hand. Every query here is bounded: a constant number wh
 
 from datetime import timedelta
 
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from rounds.models import League, Round, RoundState
 from rounds.services.leagues import can_manage_league
@@ -77,11 +77,26 @@ def _versions():
     return Prefetch("versions", queryset=HandVersion.objects.order_by("number"))
 
 
+def by_a_player_of_the_round():
+    """A filter of HandReview: reviews by a moderator who has a hand in the reviewed hand's round. Allowed
+    only where nobody else can manage the league (rounds.permissions), and then shown with the hand ("decided
+    by a moderator who played this round"): pages, the hands API and the results page all read it here."""
+    players = Hand.objects.filter(round_id=OuterRef("hand__round_id"), player_id=OuterRef("moderator_id"))
+    return Exists(players)
+
+
+def decided_by_player():
+    """An annotation of Hand: whether a moderator who plays in its round reviewed it."""
+    return Exists(HandReview.objects.filter(by_a_player_of_the_round(), hand_id=OuterRef("pk")))
+
+
 def hands_of_round(round_):
-    """Every hand with player, profile and all versions, in entry order; two queries."""
+    """Every hand with player, profile and all versions, in entry order, each with `decided_by_player`
+    (decided_by_player()); two queries."""
     hands = list(
         Hand.objects.filter(round=round_)
         .select_related("player__profile")
+        .annotate(decided_by_player=decided_by_player())
         .prefetch_related(_versions())
         .order_by("created_at", "pk")
     )
@@ -99,8 +114,9 @@ def _attach_versions(hand):
     hand.version_list = versions
     hand.current_version = next((v for v in versions if v.is_current), versions[-1] if versions else None)
     by_player = [v for v in versions if v.source == HandVersion.Source.PLAYER]
-    # What the player committed to: their last version (a moderator's replacement is not theirs to prove).
-    hand.committed_version = by_player[-1] if by_player else hand.current_version
+    # What the player committed to: their own last version, never one a moderator made (a replacement is not
+    # theirs to prove); None for a hand without one (none is made so: a replacement needs a version before).
+    hand.committed_version = by_player[-1] if by_player else None
 
 
 def own_hand(user, round_):

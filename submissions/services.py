@@ -26,6 +26,7 @@ from rounds.legality import accepted_cards_matter, check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
 from rounds.models import MAX_HAND_SIZE, League, Round, RoundState
 from rounds.models.audit import audit_entry, log_action
+from rounds.permissions import own_hand_refusal, own_interest_refusal
 from rounds.services.leagues import can_manage_league
 from rounds.variants import MAX_DECISION_TEXT
 
@@ -432,6 +433,7 @@ def submit_hand(*, player, round_id, name, cards, attested, decisions=None, now=
             moment,
             previous,
             by=player,
+            source=HandVersion.Source.PLAYER,
             save=False,
             decisions=answers,
         )
@@ -551,12 +553,16 @@ def _submission_sql(audit_model, with_receipt):
 
 
 def _new_version(
-    hand, round_, player, name, cards, attested, moment, previous, *, by, save=True, decisions=None
+    hand, round_, player, name, cards, attested, moment, previous, *, by, source, save=True, decisions=None
 ):
     """The hand's next version, made current. `previous` must already be lowered (_lower_current_version):
     the partial unique index allows one current version at any instant. With save=False the version is
     returned unsaved, for _save_submission. `decisions` None: the previous version's (a moderator's similar
-    hand keeps the player's decisions)."""
+    hand keeps the player's decisions).
+
+    `source` says who made it, explicitly: HandVersion.Source.PLAYER for the player's own submission only,
+    MODERATOR for anything a moderator made of it — whoever `by` is. Only the player's own last version is
+    the commitment the round page and the hands list publish (selectors._attach_versions)."""
     if decisions is None:
         decisions = dict(previous.decisions or {}) if previous is not None else {}
     number = (previous.number if previous else 0) + 1
@@ -584,7 +590,7 @@ def _new_version(
         decisions=decisions,
         nonce=nonce,
         commitment=commitment,
-        source=HandVersion.Source.PLAYER if by == player else HandVersion.Source.MODERATOR,
+        source=source,
         created_by=by,
         submitted_at=moment,
         is_current=True,
@@ -664,7 +670,40 @@ def reviewable_hand(actor, hand_id, now=None):
         if hand.player_id == actor.pk and not selectors.is_revealed(hand.round, now):
             raise HandNotFound("No such hand.")  # a player's own hand is theirs to change, not to review
         raise ReviewNotAllowed("Only a moderator of this league can review hands.")
+    refusal = review_refusal(actor, hand)
+    if refusal:
+        raise ReviewNotAllowed(refusal)
     return hand
+
+
+def review_refusal(actor, hand) -> str:
+    """Why a moderator who may see `hand` may not review it, or "" (docs/api.md: review). Their own hand:
+    never, even as the league's only moderator. Any hand of a round they play in (possible only after the
+    reveal): only when nobody else can manage the league — then it is shown as decided by a moderator who
+    played this round (selectors.by_a_player_of_the_round). rounds.permissions holds the rule."""
+    if hand.player_id == actor.pk:
+        return own_hand_refusal(actor, hand.round.league)
+    if Hand.objects.filter(round_id=hand.round_id, player_id=actor.pk).exists():
+        return _opponent_refusal(actor, hand.round.league)
+    return ""
+
+
+def review_refusals(actor, round_, hands) -> dict:
+    """{hand id: review_refusal(actor, hand)} for the hands of `round_` (all of them, as the review page lists
+    them), in a constant number of queries; empty when `actor` has no hand among them."""
+    if not any(hand.player_id == actor.pk for hand in hands):
+        return {}
+    own, others = own_hand_refusal(actor, round_.league), _opponent_refusal(actor, round_.league)
+    return {hand.pk: own if hand.player_id == actor.pk else others for hand in hands}
+
+
+def _opponent_refusal(actor, league):
+    return own_interest_refusal(
+        actor,
+        league,
+        what="review hands in this round",
+        why="you play in it, and each of its hands is your opponent",
+    )
 
 
 def review_hand(*, actor, hand_id, action, message="", cards=None, name="", now=None):
@@ -755,7 +794,17 @@ def _replace_with_similar_hand(hand, round_, actor, cards, moment):
     previous = _lower_current_version(hand)
     old_cards = list(previous.cards) if previous else []
     version = _new_version(
-        hand, round_, hand.player, hand.name, verdict.names, [], moment, previous, by=actor, save=False
+        hand,
+        round_,
+        hand.player,
+        hand.name,
+        verdict.names,
+        [],
+        moment,
+        previous,
+        by=actor,
+        source=HandVersion.Source.MODERATOR,
+        save=False,
     )
     version.card_changes = card_changes(old_cards, version.cards)
     version.save(force_insert=True)

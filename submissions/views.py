@@ -305,9 +305,19 @@ def review_hands(request, round_id):
     by_hand = {}
     for entry in name_people(entries):
         by_hand.setdefault(entry.object_id, []).append(entry)
+    refusals = services.review_refusals(request.user, round_, hands)
     for hand in hands:
         hand.history = by_hand.get(hand.pk, [])
+        hand.review_refusal = refusals.get(hand.pk, "")
+    plays = bool(refusals)
+    opponents = [hand for hand in hands if hand.player_id != request.user.pk]
+    opponent_refusal = opponents[0].review_refusal if plays and opponents else ""
     context = {
+        # A moderator who plays (after the reveal): their own hand is never theirs to review; the others only
+        # where nobody else can manage the league, and then it shows (rounds.permissions).
+        "plays": plays,
+        "plays_alone": plays and bool(opponents) and not opponent_refusal,
+        "opponent_refusal": opponent_refusal,
         "round": round_,
         "hands": hands,
         "state": round_.state_at(now),

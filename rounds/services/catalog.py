@@ -137,15 +137,18 @@ def _check_card_power(round_, by):
     """Accepting or withdrawing a card is a moderator's power over one league's round, and never in their own
     interest: a moderator who plays in the round leaves it to another moderator of the league if there is one
     (where they are the only one, the round page shows who accepted what)."""
-    from .leagues import can_manage_league, other_moderators
+    from ..permissions import guard_own_interest
+    from .leagues import can_manage_league
 
     if not can_manage_league(by, round_.league):
         raise AcceptCardForbidden("Only a moderator of this league can accept cards for its rounds.")
-    others = other_moderators(round_.league, by)
-    if others and round_.hands.filter(player=by).exists():
-        raise AcceptCardForbidden(
-            "You play in this round, so you cannot decide which cards are legal in it. Ask another moderator "
-            f"of this league ({', '.join(others)})."
+    if round_.hands.filter(player=by).exists():
+        guard_own_interest(
+            by,
+            round_.league,
+            what="decide which cards are legal in this round",
+            why="you play in it",
+            error=AcceptCardForbidden,
         )
 
 

@@ -11,7 +11,6 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.services import is_moderator
-from accounts.templatetags.people import display_name_of
 from phm.text import clean_name
 
 from .. import signals
@@ -115,13 +114,6 @@ def can_manage_league(user, league):
         return True
     named = list(league.moderators.all())
     return not named or user in named
-
-
-def other_moderators(league, actor):
-    """The league's named moderators besides `actor`, by their forum names: who can act where `actor` has an
-    interest."""
-    others = league.moderators.exclude(pk=actor.pk).select_related("profile")
-    return sorted((display_name_of(user) for user in others), key=str.casefold)
 
 
 def leagues_managed_by(user):

@@ -9,14 +9,25 @@ from .errors import (
     ScoringNotFound,
     message_for,
 )
-from .finalization import OpenItems, finalize_round, open_items, rederive_matches, reopen_round
+from .finalization import (
+    OpenItems,
+    finalize_as_recorded,
+    finalize_round,
+    open_items,
+    rederive_matches,
+    reopen_round,
+    round_power_refusal,
+)
 from .league import add_tiebreak_round, declare_winners, managed_league, settle_computed_winners
 from .posted_rows import PostedRow, PostedRowsResult, import_posted_rows, posted_rows_round
 from .results import (
     DECISIONS,
     RowReport,
     award_bonus,
+    bonus_withdrawal_refusal,
     challenge_match,
+    own_match_refusal,
+    plays_in,
     refresh_match,
     report_match,
     report_row,
@@ -69,12 +80,14 @@ __all__ = [
     "TallyLine",
     "add_tiebreak_round",
     "award_bonus",
+    "bonus_withdrawal_refusal",
     "build_in_steps",
     "build_match_table",
     "challenge_match",
     "compute_tallies",
     "compute_tally",
     "declare_winners",
+    "finalize_as_recorded",
     "finalize_round",
     "hands_in_table",
     "import_posted_rows",
@@ -84,6 +97,8 @@ __all__ = [
     "message_for",
     "note_results_changed",
     "open_items",
+    "own_match_refusal",
+    "plays_in",
     "points_by_hand",
     "posted_rows_round",
     "queue_build",
@@ -95,6 +110,7 @@ __all__ = [
     "resolve_challenge",
     "revealed_round_table",
     "round_bonus",
+    "round_power_refusal",
     "rounds_missing_a_table",
     "scoring_round",
     "set_result",

@@ -14,14 +14,15 @@ from accounts.templatetags.people import display_name_of
 from rounds.locks import lock_round
 from rounds.models import RoundState
 from rounds.models.audit import log_action
+from rounds.permissions import own_interest_refusal
 from submissions import selectors as hand_selectors
 
 from .. import signals
 from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
 from ..status import as_final, derive
-from .errors import ScoringConflict
+from .errors import ScoringConflict, ScoringForbidden
 from .league import settle_computed_winners
-from .results import _clean_text, _require_moderator, scoring_round
+from .results import _clean_text, _require_moderator, plays_in, scoring_round
 from .table import MATCH_IN_TABLE, build_match_table, in_table
 from .tally import note_results_changed, write_tally
 
@@ -75,12 +76,54 @@ def open_items(round_id):
     return OpenItems(disputed, challenged, needs_result)
 
 
+# Finalizing or reopening a round one plays in settles or unsettles one's own results (rounds.permissions).
+_ROUND_POWERS = {
+    "finalize": (
+        "finalize round {code}",
+        "you play in it, and finalizing settles the results of your own matches too (rule 6.3b)",
+    ),
+    "reopen": (
+        "reopen round {code}",
+        "you play in it, and reopening lets the results of your own matches change again",
+    ),
+}
+
+
+def round_power_refusal(actor, round_, power) -> str:
+    """Why `actor` may not "finalize" or "reopen" (`power`) the round: they play in it and someone else can
+    manage the league (the sentence names who); "" when they may."""
+    if not plays_in(actor, round_.pk):
+        return ""
+    what, why = _ROUND_POWERS[power]
+    return own_interest_refusal(actor, round_.league, what=what.format(code=round_.code), why=why)
+
+
 def finalize_round(*, actor, round_id, force=False, now=None):
     """Rule 6.3b and 6.3c: the round becomes final. Refused (ScoringConflict listing them) while disputes or
     challenges are open, unless forced; a one-sided report stands; undetermined matches become 0-0; open
-    challenges are closed; the tally is stored in the same transaction and frozen."""
+    challenges are closed; the tally is stored in the same transaction and frozen.
+
+    A moderator who plays in the round leaves it to someone else who can manage the league (ScoringForbidden
+    naming who); where nobody else can, they may, and the pages say so (rounds.permissions)."""
     round_ = scoring_round(round_id)
     _require_moderator(actor, round_)
+    refusal = round_power_refusal(actor, round_, "finalize")
+    if refusal:
+        raise ScoringForbidden(refusal)
+    return _finalize(actor, round_, force=force, now=now)
+
+
+def finalize_as_recorded(*, actor, round_id, now=None):
+    """Finalize an imported round with the forum's table (scoring.post_import): the table is the forum's
+    record, not a decision of the importing moderator, so whether they played there does not matter (as for
+    the imported results themselves, archive.set_results)."""
+    round_ = scoring_round(round_id)
+    _require_moderator(actor, round_)
+    return _finalize(actor, round_, force=True, now=now)
+
+
+def _finalize(actor, round_, *, force, now):
+    round_id = round_.pk
     now = now or timezone.now()
     if not hand_selectors.is_revealed(round_, now):
         raise ScoringConflict(
@@ -138,6 +181,9 @@ def reopen_round(*, actor, round_id, reason, now=None):
     """Take a final round back to `revealed`: results can change again. Explicit, with a reason, audited."""
     round_ = scoring_round(round_id)
     _require_moderator(actor, round_)
+    refusal = round_power_refusal(actor, round_, "reopen")
+    if refusal:
+        raise ScoringForbidden(refusal)
     reason = _clean_text(reason, "reason", required=True, what="the reason for reopening the round")
     with transaction.atomic():
         round_ = lock_round(round_id)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts.templatetags.people import display_name_of
 from rounds.models import RoundState
 from rounds.models.audit import log_action
-from rounds.services.leagues import other_moderators
+from rounds.permissions import others_who_can_manage
 from submissions import selectors as hand_selectors
 from submissions.models import HandStatus
 
@@ -174,15 +174,15 @@ def _check_own_interest(result, actor, round_, hands, parsed_rows):
     own = next((number for number, hand in hands.items() if hand.player_id == actor.pk), None)
     if own is None:
         return
-    others = other_moderators(round_.league, actor)
+    others = others_who_can_manage(round_.league, actor)  # rounds.permissions: the one rule of every power
     if not others:
-        return  # the league's only moderator may (README: "never self-serving")
+        return  # nobody else can manage the league: its only moderator may (README: "never self-serving")
     for posted in result.rows:
         if posted.number != own and own in row_cells(parsed_rows[posted.number]):
             result.problems.append(
                 f"Line {posted.line}: row {posted.number} reports your own match ({own:02d} v "
                 f"{posted.number:02d}): leave that cell blank and ask another moderator of this league "
-                f"({', '.join(others)}) to import it."
+                f"({others}) to import it."
             )
 
 

@@ -15,7 +15,8 @@ from accounts.templatetags.people import display_name_of
 from rounds.locks import lock_round_shared
 from rounds.models import Round, RoundState
 from rounds.models.audit import log_action
-from rounds.services.leagues import can_manage_league, other_moderators
+from rounds.permissions import guard_own_interest, own_interest_refusal
+from rounds.services.leagues import can_manage_league
 from submissions import selectors as hand_selectors
 from submissions.models import Hand, HandStatus
 
@@ -71,16 +72,24 @@ def _require_moderator(actor, round_):
         raise ScoringForbidden("Only a moderator of this league can do that.")
 
 
-def _guard_own_interest(actor, league, *, what):
-    """An action in the actor's own interest (their own match, their own bonus): refused when the league has
-    another moderator, who is named; allowed when they are its only moderator — the pages then show that it
-    was decided by a moderator who played (selectors.self_decided)."""
-    others = other_moderators(league, actor)
-    if others:
-        raise ScoringForbidden(
-            f"You cannot {what}: it concerns your own hand. Ask another moderator of this league "
-            f"({', '.join(others)})."
-        )
+def _guard_own_interest(actor, league, *, what, why="it concerns your own hand"):
+    """An action in the actor's own interest (their own match, their own bonus, a round they play in): refused
+    when someone else can manage the league, who is named; allowed when nobody else can — the pages then show
+    that it was decided by a moderator who played (selectors.decisions_by_players). rounds.permissions."""
+    guard_own_interest(actor, league, what=what, why=why, error=ScoringForbidden)
+
+
+def plays_in(actor, round_id) -> bool:
+    """Whether `actor` has a hand in the round (whatever became of it): the round's results are theirs too."""
+    return Hand.objects.filter(round_id=round_id, player_id=getattr(actor, "pk", None)).exists()
+
+
+def own_match_refusal(actor, match) -> str:
+    """Why `actor` may not decide `match` (set its result, resolve its challenges), or "" when they may: it
+    is their own match and someone else can manage the league (rounds.permissions). For the match page."""
+    if actor.pk not in _players_of(match):
+        return ""
+    return own_interest_refusal(actor, match.round.league, what="decide a match you played")
 
 
 def _players_of(match):
@@ -478,6 +487,19 @@ def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
     return award
 
 
+def bonus_withdrawal_refusal(actor, round_) -> str:
+    """Why `actor` may not withdraw bonus points in the round (anyone's: the standings are theirs to win too),
+    or "": they play in it and someone else can manage the league (rounds.permissions)."""
+    if not plays_in(actor, round_.pk):
+        return ""
+    return own_interest_refusal(
+        actor,
+        round_.league,
+        what="withdraw bonus points in a round you play in",
+        why="the league's standings are yours to win too",
+    )
+
+
 def withdraw_bonus(*, actor, award_id, reason, round_id=None, now=None):
     """Withdraw a mistaken bonus award (the way to correct one, since a bonus cannot be negative): the award
     stays on record with who withdrew it, when and why, and counts nowhere any more; audited on the round.
@@ -492,6 +514,9 @@ def withdraw_bonus(*, actor, award_id, reason, round_id=None, now=None):
         raise ScoringNotFound("No such bonus award in this round.")
     round_ = award.round
     _require_moderator(actor, round_)
+    refusal = bonus_withdrawal_refusal(actor, round_)
+    if refusal:
+        raise ScoringForbidden(refusal)
     reason = _clean_text(reason, "reason", required=True, what="the reason for withdrawing the bonus")
     with transaction.atomic():
         lock_round_shared(round_.pk)

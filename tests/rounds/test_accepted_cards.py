@@ -128,6 +128,25 @@ def test_a_playing_moderator_leaves_the_decision_to_another_moderator(open_round
     )
 
 
+def test_in_a_league_naming_no_moderator_any_other_site_moderator_decides(
+    open_round, league, moderator, other_moderator
+):
+    league.moderators.clear()  # every site moderator manages it: the other one can decide
+    hand_services.submit_hand(
+        player=moderator,
+        round_id=open_round.pk,
+        name="",
+        cards=KJELD,
+        attested=hand_services.EVERY_LISTED_RULE,
+    )
+    body = {"name": NEW_CARD, "reason": "Spoiled"}
+    response = api_as(moderator).post(f"/api/rounds/{open_round.pk}/accepted-cards/", body)
+    assert response.status_code == 403 and "Other Moderator" in response.json()["detail"]
+    assert (
+        api_as(other_moderator).post(f"/api/rounds/{open_round.pk}/accepted-cards/", body).status_code == 201
+    )
+
+
 def test_a_sole_moderator_who_plays_may_accept_and_it_shows_after_the_reveal(open_round, moderator, client):
     hand_services.submit_hand(
         player=moderator,
