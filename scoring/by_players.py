@@ -2,7 +2,7 @@
 (rounds.permissions) — for the pages that show it publicly: the results page's "Decided by a moderator who
 played" box, the match page and the round page ("decided by a moderator who played this round")."""
 
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, OuterRef
 
 from rounds.models.audit import audit_trail
 from submissions.models import Hand, HandReview
@@ -38,26 +38,26 @@ def _round_decisions(round_):
 
 
 def decisions_by_players(round_):
-    """Everything of the kind in the round: results such a moderator set on their own matches, challenges
-    they resolved on them, bonuses to themselves and bonuses they withdrew, their reviews of its hands (flag,
+    """Everything of the kind in the round: results such a moderator set, challenges they resolved, bonuses
+    they awarded (to themselves or to anyone) and bonuses they withdrew, their reviews of its hands (flag,
     notice, rename, disqualify, replace) and their finalizing or reopening it. Six queries; `any` says whether
     there is anything."""
-    own = Q(decided_by=F("hand_a__player")) | Q(decided_by=F("hand_b__player"))
     found = {
         "matches": list(
-            Match.objects.filter(own, round=round_, decided_points_a__isnull=False).select_related(
-                "hand_a", "hand_b", "decided_by__profile"
-            )
+            Match.objects.filter(round=round_, decided_points_a__isnull=False)
+            .filter(_plays(round_.pk, "decided_by_id"))
+            .select_related("hand_a", "hand_b", "decided_by__profile")
         ),
         "challenges": list(
             Challenge.objects.filter(match__round=round_, resolved_by__isnull=False)
-            .filter(Q(resolved_by=F("match__hand_a__player")) | Q(resolved_by=F("match__hand_b__player")))
+            .filter(_plays(round_.pk, "resolved_by_id"))
             .select_related("match__hand_a", "match__hand_b", "resolved_by__profile")
         ),
         "bonuses": list(
             BonusAward.objects.counted()
-            .filter(round=round_, awarded_by=F("player"))
-            .select_related("player__profile")
+            .filter(round=round_)
+            .filter(_plays(round_.pk, "awarded_by_id"))
+            .select_related("player__profile", "awarded_by__profile")
         ),
         "withdrawals": list(
             BonusAward.objects.filter(round=round_, withdrawn_by__isnull=False)

@@ -112,10 +112,6 @@ class Match(models.Model):
         """Whether `user_id` owns one of the two hands (needs hand_a and hand_b loaded)."""
         return user_id is not None and user_id in (self.hand_a.player_id, self.hand_b.player_id)
 
-    @property
-    def decided_by_a_player(self):
-        """Set by a moderator who played this match: allowed only to a league's sole moderator, and shown."""
-        return self.has_decision and self.played_by(self.decided_by_id)
 
 
 class MatchReport(models.Model):

@@ -195,9 +195,14 @@ def match_history(match):
         .order_by("created_at")
     )
     current = [report for report in reports if report.is_current]
+    deciders = {challenge.resolved_by_id for challenge in challenges} | {match.decided_by_id}
+    playing = players_among(match.round_id, deciders)
     for challenge in challenges:
-        challenge.resolved_by_a_player = match.played_by(challenge.resolved_by_id)
+        challenge.resolved_by_a_player = challenge.resolved_by_id in playing
     return {
+        # Set by a moderator with a hand in the round (their own match or a rival's): allowed only where
+        # nobody else can manage the league (rounds.permissions), and shown.
+        "decided_by_a_player": match.has_decision and match.decided_by_id in playing,
         "reports": reports,
         "side_a": next((r for r in current if r.side == MatchReport.Side.A), None),
         "side_b": next((r for r in current if r.side == MatchReport.Side.B), None),
@@ -205,6 +210,16 @@ def match_history(match):
         "challenges": challenges,
         "open_challenges": [c for c in challenges if c.state == Challenge.State.OPEN],
     }
+
+
+def players_among(round_id, user_ids):
+    """The ids among `user_ids` of people with a hand in the round; no query when there are none to check."""
+    user_ids = {user_id for user_id in user_ids if user_id is not None}
+    if not user_ids:
+        return set()
+    return set(
+        Hand.objects.filter(round_id=round_id, player_id__in=user_ids).values_list("player_id", flat=True)
+    )
 
 
 def current_cards(hand_ids):

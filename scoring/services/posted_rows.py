@@ -94,7 +94,7 @@ def import_posted_rows(*, actor, round_id, text, dry_run=False, now=None):
         raise ScoringConflict(f"Round {round_.code} has no numbered hands, so no row can be imported.")
     result = PostedRowsResult(dry_run=dry_run)
     parsed_rows = _read_rows(result, text, hands)
-    _check_own_interest(result, actor, round_, hands, parsed_rows)
+    _check_own_interest(result, actor, round_, hands)
     if not result.rows:
         found = " ".join(result.problems)
         raise ScoringInputError(
@@ -168,22 +168,19 @@ def _read_rows(result, text, hands):
     return {number: row for number, (_, row) in found.items()}
 
 
-def _check_own_interest(result, actor, round_, hands, parsed_rows):
-    """Another player's row reporting a match the moderator played is the moderator's own interest: a problem
-    while the league has another moderator, who is named (as for setting a result of one's own match)."""
-    own = next((number for number, hand in hands.items() if hand.player_id == actor.pk), None)
-    if own is None:
+def _check_own_interest(result, actor, round_, hands):
+    """Rows typed in by a moderator who plays in the round are results in their own interest (their own match,
+    or a rival's): a problem while someone else can manage the league, who is named (rounds.permissions, as
+    for setting a result)."""
+    if not any(hand.player_id == actor.pk for hand in hands.values()):
         return
-    others = others_who_can_manage(round_.league, actor)  # rounds.permissions: the one rule of every power
+    others = others_who_can_manage(round_.league, actor)
     if not others:
         return  # nobody else can manage the league: its only moderator may (README: "never self-serving")
-    for posted in result.rows:
-        if posted.number != own and own in row_cells(parsed_rows[posted.number]):
-            result.problems.append(
-                f"Line {posted.line}: row {posted.number} reports your own match ({own:02d} v "
-                f"{posted.number:02d}): leave that cell blank and ask another moderator of this league "
-                f"({others}) to import it."
-            )
+    result.problems.append(
+        "You play in this round, so you cannot enter its players' rows: its results are yours to win too. "
+        f"Ask another moderator of this league ({others}) to import them."
+    )
 
 
 def _posted_row(result, line_number, row, hands):

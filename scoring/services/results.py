@@ -15,7 +15,7 @@ from accounts.templatetags.people import display_name_of
 from rounds.locks import lock_round_shared
 from rounds.models import Round, RoundState
 from rounds.models.audit import log_action
-from rounds.permissions import guard_own_interest, own_interest_refusal
+from rounds.permissions import own_interest_refusal
 from rounds.services.leagues import can_manage_league
 from submissions import selectors as hand_selectors
 from submissions.models import Hand, HandStatus
@@ -72,24 +72,40 @@ def _require_moderator(actor, round_):
         raise ScoringForbidden("Only a moderator of this league can do that.")
 
 
-def _guard_own_interest(actor, league, *, what, why="it concerns your own hand"):
-    """An action in the actor's own interest (their own match, their own bonus, a round they play in): refused
-    when someone else can manage the league, who is named; allowed when nobody else can — the pages then show
-    that it was decided by a moderator who played (selectors.decisions_by_players). rounds.permissions."""
-    guard_own_interest(actor, league, what=what, why=why, error=ScoringForbidden)
-
-
 def plays_in(actor, round_id) -> bool:
     """Whether `actor` has a hand in the round (whatever became of it): the round's results are theirs too."""
     return Hand.objects.filter(round_id=round_id, player_id=getattr(actor, "pk", None)).exists()
 
 
+ROUND_INTEREST = "you play in this round, so its results are yours to win too"
+
+
 def own_match_refusal(actor, match) -> str:
-    """Why `actor` may not decide `match` (set its result, resolve its challenges), or "" when they may: it
-    is their own match and someone else can manage the league (rounds.permissions). For the match page."""
-    if actor.pk not in _players_of(match):
-        return ""
-    return own_interest_refusal(actor, match.round.league, what="decide a match you played")
+    """Why `actor` may not decide `match` (set its result, resolve its challenges), or "" when they may: they
+    play in its round — their own match, or another one whose result moves their rank — and someone else can
+    manage the league (rounds.permissions). For the services and the match page."""
+    if actor.pk in _players_of(match):
+        return own_interest_refusal(actor, match.round.league, what="decide a match you played")
+    if plays_in(actor, match.round_id):
+        return own_interest_refusal(
+            actor, match.round.league, what="decide a match of this round", why=ROUND_INTEREST
+        )
+    return ""
+
+
+def bonus_refusal(actor, round_, player) -> str:
+    """Why `actor` may not award `player` bonus points in the round, or "": they play in it (the bonus is
+    their own, or moves a rival) and someone else can manage the league."""
+    if player.pk == actor.pk:
+        return own_interest_refusal(actor, round_.league, what="award bonus points to yourself")
+    if plays_in(actor, round_.pk):
+        return own_interest_refusal(
+            actor,
+            round_.league,
+            what="award bonus points in a round you play in",
+            why="the league's standings are yours to win too",
+        )
+    return ""
 
 
 def _players_of(match):
@@ -334,8 +350,9 @@ def set_result(*, actor, match_id, points_a, points_b, note="", now=None):
     """The moderator decides a match (docs/api.md: PUT /api/matches/{id}/result/); it outranks the reports."""
     match = visible_match(match_id, now)
     _require_moderator(actor, match.round)
-    if actor.pk in _players_of(match):
-        _guard_own_interest(actor, match.round.league, what="set the result of a match you played")
+    refusal = own_match_refusal(actor, match)
+    if refusal:
+        raise ScoringForbidden(refusal)
     points_a, points_b = _clean_result(points_a, points_b)
     note = _clean_text(note, "note")
     with transaction.atomic():
@@ -391,8 +408,9 @@ def resolve_challenge(*, actor, challenge_id, decision, points_a=None, points_b=
         raise ScoringNotFound("No such challenge.")
     match = visible_match(challenge.match_id, now)
     _require_moderator(actor, match.round)
-    if actor.pk in _players_of(match):
-        _guard_own_interest(actor, match.round.league, what="resolve a challenge on a match you played")
+    refusal = own_match_refusal(actor, match)
+    if refusal:
+        raise ScoringForbidden(refusal)
     if decision not in DECISIONS:
         raise ScoringInputError({"decision": ['Choose "upheld" or "rejected".']})
     if decision == "upheld":
@@ -471,8 +489,9 @@ def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
                 ]
             }
         )
-    if player.pk == actor.pk:
-        _guard_own_interest(actor, round_.league, what="award bonus points to yourself")
+    refusal = bonus_refusal(actor, round_, player)
+    if refusal:
+        raise ScoringForbidden(refusal)
     with transaction.atomic():
         award = BonusAward.objects.create(
             round=round_, player=player, points=points, reason=reason, awarded_by=actor

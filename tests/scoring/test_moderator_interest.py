@@ -1,6 +1,6 @@
-"""A moderator who plays keeps no power over their own hand: their own bonus, results of their own matches and
-challenges on them go to another moderator of the league (403 naming who); a league's only moderator may,
-and then everyone sees it."""
+"""A moderator who plays keeps no power over their own round: bonuses, results and challenges in a round they
+play in go to another moderator of the league (403 naming who) — their own match, and any other match whose
+result moves their rank; a league's only moderator may, and then everyone sees it."""
 
 import pytest
 from rest_framework.test import APIClient
@@ -56,9 +56,38 @@ def test_a_playing_moderator_cannot_set_their_own_matchs_result(played, moderato
     response = api_as(moderator).put(f"/api/matches/{match.pk}/result/", body, format="json")
     assert response.status_code == 403 and "second" in response.json()["detail"]
     assert Match.objects.get(pk=match.pk).decided_points_a is None
-    # Another match of the round is theirs to decide.
-    other = match_between(round_, 2, 3)
-    assert api_as(moderator).put(f"/api/matches/{other.pk}/result/", body, format="json").status_code == 200
+
+
+def test_a_playing_moderator_cannot_decide_a_rivals_match_either(played, moderator, second_moderator):
+    round_, _ = played
+    rivals = match_between(round_, 2, 3)
+    body = {"points_a": 6, "points_b": 0, "note": ""}
+    response = api_as(moderator).put(f"/api/matches/{rivals.pk}/result/", body, format="json")
+    assert response.status_code == 403
+    assert "play in this round" in response.json()["detail"] and "second" in response.json()["detail"]
+    assert Match.objects.get(pk=rivals.pk).decided_points_a is None
+    assert api_as(second_moderator).put(f"/api/matches/{rivals.pk}/result/", body, format="json").status_code == 200
+
+
+def test_a_playing_moderator_cannot_award_a_rival_a_bonus(played, moderator, second_moderator):
+    round_, players = played
+    body = {"player": players[1].username, "points": 50, "reason": "Best name"}
+    response = api_as(moderator).post(f"/api/rounds/{round_.pk}/bonus/", body, format="json")
+    assert response.status_code == 403 and "second" in response.json()["detail"]
+    assert not BonusAward.objects.exists()
+
+
+def test_a_playing_moderator_cannot_resolve_a_challenge_on_a_rivals_match(
+    played, moderator, second_moderator, make_players
+):
+    round_, players = played
+    rivals = match_between(round_, 2, 3)
+    services.report_match(reporter=players[1], match_id=rivals.pk, points_a=6, points_b=0)
+    [spectator] = make_players(1, prefix="spectator")
+    challenge = services.challenge_match(challenger=spectator, match_id=rivals.pk, reason="03 wins")
+    body = {"decision": "upheld", "points_a": 0, "points_b": 6, "note": "It does."}
+    response = api_as(moderator).post(f"/api/challenges/{challenge.pk}/resolve/", body, format="json")
+    assert response.status_code == 403 and "second" in response.json()["detail"]
 
 
 def test_a_playing_moderator_cannot_resolve_a_challenge_on_their_own_match(
@@ -87,6 +116,12 @@ def test_a_sole_moderator_may_decide_their_own_match_and_everyone_sees_it(
     match = match_between(round_, 1, 2)
     services.set_result(actor=moderator, match_id=match.pk, points_a=6, points_b=0, note="Obvious")
     services.award_bonus(actor=moderator, round_id=round_.pk, player_username="mod", points=3, reason="Host")
+    services.set_result(
+        actor=moderator, match_id=match_between(round_, 2, 3).pk, points_a=4, points_b=1, note="Rivals"
+    )
+    services.award_bonus(
+        actor=moderator, round_id=round_.pk, player_username=players[1].username, points=2, reason="Name"
+    )
     services.report_match(
         reporter=players[2], match_id=match_between(round_, 1, 3).pk, points_a=0, points_b=6
     )
@@ -96,12 +131,15 @@ def test_a_sole_moderator_may_decide_their_own_match_and_everyone_sees_it(
     )
     services.resolve_challenge(actor=moderator, challenge_id=challenge.pk, decision="rejected", note="Fine")
     match_page = client.get(f"/matches/{match.pk}/").content.decode()
-    assert "decided by a moderator who played this match" in match_page
+    assert "decided by a moderator who played this round" in match_page
     challenged_page = client.get(f"/matches/{challenge.match_id}/").content.decode()
-    assert "decided by a moderator who played this match" in challenged_page
+    assert "decided by a moderator who played this round" in challenged_page
+    rivals_page = client.get(f"/matches/{match_between(round_, 2, 3).pk}/").content.decode()
+    assert "decided by a moderator who played this round" in rivals_page
     results = client.get(f"/rounds/{round_.pk}/results/").content.decode()
     assert "Decided by a moderator who played" in results
     assert "result 6\u20130 set by The Moderator" in results and "awarded by themselves: Host" in results
+    assert "result 4\u20131 set by The Moderator" in results and "awarded by The Moderator: Name" in results
     assert "challenge rejected by The Moderator" in results
     standings = client.get(f"/leagues/{round_.league_id}/").content.decode()
     assert "awarded by themselves, the league&#x27;s only moderator" in standings

@@ -296,19 +296,23 @@ def test_api_is_409_when_the_round_is_not_revealed_or_final(
     assert api_client.post(_url(round_), {"text": "1 | X 6"}, format="json").status_code == 409
 
 
-def test_a_playing_moderator_may_not_import_a_row_on_their_own_match(
+def test_a_playing_moderator_may_not_import_rows_of_a_round_they_play_in(
     league, revealed_round, moderator, make_players, make_user
 ):
     round_, _players = revealed_round(3, players=[moderator, *make_players(2)])
     second = make_user("second")
     account_services.make_moderator(second)
     league.moderators.add(second)
+    refusal = (
+        "You play in this round, so you cannot enter its players' rows: its results are yours to win too. "
+        "Ask another moderator of this league (second) to import them."
+    )
     preview = services.import_posted_rows(
         actor=moderator, round_id=round_.pk, text="2 | 0 X 4\n3 | ? 1 X", dry_run=True
     )
-    assert preview.problems == [
-        "Line 1: row 2 reports your own match (01 v 02): leave that cell blank and ask another moderator "
-        "of this league (second) to import it."
-    ]
+    assert preview.problems == [refusal]
+    # Not even the rows of a match between two other players: it moves the moderator's rank.
+    rivals_only = services.import_posted_rows(actor=moderator, round_id=round_.pk, text="3 | ? 1 X", dry_run=True)
+    assert rivals_only.problems == [refusal]
     services.import_posted_rows(actor=second, round_id=round_.pk, text="2 | 0 X 4\n3 | ? 1 X")
     assert MatchReport.objects.count() == 3

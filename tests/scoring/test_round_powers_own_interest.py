@@ -164,15 +164,17 @@ def test_a_sole_playing_moderator_is_told_what_finalizing_will_show(played, mode
     assert 'value="finalize"' in page and "decided by a moderator who played this round" in page
 
 
-def test_the_match_page_does_not_offer_a_playing_moderator_their_own_matchs_decision(
+def test_the_match_page_does_not_offer_a_playing_moderator_any_decision_of_their_round(
     played, moderator, second_moderator, client
 ):
     round_, _, match = played
     client.force_login(moderator)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert 'value="set"' not in page and 'id="decide-refusal"' in page and "Second Moderator" in page
-    other = match_between(round_, 2, 3)
-    assert 'value="set"' in client.get(f"/matches/{other.pk}/").content.decode()
+    rivals = client.get(f"/matches/{match_between(round_, 2, 3).pk}/").content.decode()
+    assert 'value="set"' not in rivals and 'id="decide-refusal"' in rivals and "play in this round" in rivals
+    client.force_login(second_moderator)
+    assert 'value="set"' in client.get(f"/matches/{match.pk}/").content.decode()
 
 
 # Bonus points and the other powers: "another moderator" is anyone else who can manage the league -----------
