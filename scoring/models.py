@@ -113,7 +113,6 @@ class Match(models.Model):
         return user_id is not None and user_id in (self.hand_a.player_id, self.hand_b.player_id)
 
 
-
 class MatchReport(models.Model):
     """What one person says a match's result is. A player's report on their own match counts (rule 6.3);
     anyone

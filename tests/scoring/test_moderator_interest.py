@@ -66,7 +66,10 @@ def test_a_playing_moderator_cannot_decide_a_rivals_match_either(played, moderat
     assert response.status_code == 403
     assert "play in this round" in response.json()["detail"] and "second" in response.json()["detail"]
     assert Match.objects.get(pk=rivals.pk).decided_points_a is None
-    assert api_as(second_moderator).put(f"/api/matches/{rivals.pk}/result/", body, format="json").status_code == 200
+    assert (
+        api_as(second_moderator).put(f"/api/matches/{rivals.pk}/result/", body, format="json").status_code
+        == 200
+    )
 
 
 def test_a_playing_moderator_cannot_award_a_rival_a_bonus(played, moderator, second_moderator):

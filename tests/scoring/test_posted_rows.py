@@ -312,7 +312,9 @@ def test_a_playing_moderator_may_not_import_rows_of_a_round_they_play_in(
     )
     assert preview.problems == [refusal]
     # Not even the rows of a match between two other players: it moves the moderator's rank.
-    rivals_only = services.import_posted_rows(actor=moderator, round_id=round_.pk, text="3 | ? 1 X", dry_run=True)
+    rivals_only = services.import_posted_rows(
+        actor=moderator, round_id=round_.pk, text="3 | ? 1 X", dry_run=True
+    )
     assert rivals_only.problems == [refusal]
     services.import_posted_rows(actor=second, round_id=round_.pk, text="2 | 0 X 4\n3 | ? 1 X")
     assert MatchReport.objects.count() == 3
