@@ -414,6 +414,12 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # The same choice set (a player's match points) is used by several serializers: one component name.
     "ENUM_NAME_OVERRIDES": {"MatchPointsEnum": "phm.schema.match_points_choices"},
+    # What a request may send is described apart from what a reply holds (a required text is never empty).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # 3.1: JSON Schema proper, so the schema can say that no key of a sent object holds a control character.
+    "OAS_VERSION": "3.1.0",
+    # Every status each operation can answer, and the input guard's rule for text (phm.schema).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "phm.schema.document_errors"],
 }
 
 LOGGING = {
