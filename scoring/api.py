@@ -12,12 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from phm.downloads import BBCODE, CSV, download, round_filename
+from phm.pagination import page_of, page_parameters, with_page_headers
 from rounds.models import League
 from rounds.round_api import RoundInputSerializer, RoundSerializer
 from rounds.services.leagues import standing_banned_entries
 from submissions.selectors import hands_of_round
 
-from . import exports, selectors, services, table_reply
+from . import exports, matches_reply, selectors, services, table_reply
 from .outcomes import POINTS_VALUES
 from .standings import league_standings
 
@@ -214,19 +215,18 @@ class TableRowSerializer(serializers.Serializer):
 
 
 class RoundMatchesView(APIView):
-    @extend_schema(responses=MatchSerializer(many=True))
+    @extend_schema(
+        responses=MatchSerializer(many=True),
+        parameters=page_parameters(matches_reply.DEFAULT_LIMIT, matches_reply.MAX_LIMIT),
+        description="The round's matches in table order, a page at a time (docs/api.md: Pages of a list); "
+        "the same bytes for everyone once the round is revealed (404 before), revalidated by their ETag.",
+    )
     def get(self, request, round_id):
         round_ = _round(round_id)
         try:
-            services.revealed_round_table(round_)
+            return matches_reply.respond(request, round_)
         except services.SCORING_ERRORS as error:
             return _answer(error)
-        matches = (
-            services.matches_in_table(round_.pk)
-            .select_related("hand_a__player", "hand_b__player")
-            .order_by("hand_a__number", "hand_b__number")
-        )
-        return Response(MatchSerializer(matches, many=True).data)
 
 
 class MatchReportsView(APIView):
@@ -445,13 +445,23 @@ class RoundBonusAwardView(APIView):
         return Response(BonusSerializer(award).data)
 
 
+STANDINGS_PAGE, STANDINGS_MAX_PAGE = 500, 2000
+
+
 class LeagueStandingsView(APIView):
-    @extend_schema(responses=StandingSerializer(many=True))
+    @extend_schema(
+        responses=StandingSerializer(many=True),
+        parameters=page_parameters(STANDINGS_PAGE, STANDINGS_MAX_PAGE),
+        description="The league's standings by rank, a page at a time (docs/api.md: Pages of a list).",
+    )
     def get(self, request, league_id):
         league = League.objects.filter(pk=league_id).first()
         if league is None:
             raise NotFound("No such league.")
-        return Response(StandingSerializer(league_standings(league).rows, many=True).data)
+        page = page_of(request, default=STANDINGS_PAGE, maximum=STANDINGS_MAX_PAGE)
+        rows = league_standings(league).rows
+        response = Response(StandingSerializer(page.of(rows), many=True).data)
+        return with_page_headers(response, request, page, len(rows))
 
 
 class RoundExportView(APIView):

@@ -93,7 +93,7 @@ def table_state(round_, now=None):
 def respond(request, round_, now=None):
     """The reply: 304 when the client's copy is current, else the body in the best encoding it accepts."""
     state = table_state(round_, now)
-    if _client_has(request, state.etag):
+    if client_has(request, state.etag):
         return _headers(HttpResponseNotModified(), state)
     accepted = accepted_encodings(request.headers.get("Accept-Encoding", ""))
     encoding = next((name for name in ENCODINGS if name in accepted), None)
@@ -117,7 +117,7 @@ def _headers(response, state):
     return mark_public(response)
 
 
-def _client_has(request, etag):
+def client_has(request, etag):
     wanted = parse_etags(request.headers.get("If-None-Match", ""))
     weak = etag.removeprefix("W/")
     return "*" in wanted or any(tag.removeprefix("W/") == weak for tag in wanted)
@@ -200,8 +200,8 @@ def json_chunks(state):
         cells = [key + _VALUE_TEXT[value] for key, value in zip(keys, row_cells, strict=True)]
         del cells[index]  # a hand does not play itself
         row = (
-            f'{"," if order else ""}{{"number":{number},"player":{_text(username)},'
-            f'"player_name":{_text(forum_name or username)},"hand_name":{_text(name)},'
+            f'{"," if order else ""}{{"number":{number},"player":{json_text(username)},'
+            f'"player_name":{json_text(forum_name or username)},"hand_name":{json_text(name)},'
             f'"cells":{{{",".join(cells)}}},"points":{line.points},"league_points":{line.league_points},'
             f'"bonus_points":{bonus},"rank":{line.rank}}}'
         )
@@ -209,7 +209,7 @@ def json_chunks(state):
     yield b"]"
 
 
-def _text(value):
+def json_text(value):
     # As DRF's JSONRenderer: UTF-8, with the two line separators JavaScript does not take in strings escaped.
     return json.dumps(value, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
