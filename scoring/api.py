@@ -16,9 +16,8 @@ from phm.pagination import page_of, page_parameters, with_page_headers
 from rounds.models import League
 from rounds.round_api import RoundInputSerializer, RoundSerializer
 from rounds.services.leagues import standing_banned_entries
-from submissions.selectors import hands_of_round
 
-from . import exports, matches_reply, selectors, services, table_reply
+from . import export_reply, matches_reply, selectors, services, table_reply
 from .outcomes import POINTS_VALUES
 from .standings import league_standings
 
@@ -465,39 +464,19 @@ class LeagueStandingsView(APIView):
 
 
 class RoundExportView(APIView):
-    """The results post (BBCode) or the table (CSV), as plain downloads."""
+    """The results post (BBCode) or the table (CSV), as plain downloads: the same for everyone once the round
+    is revealed (404 before), built once per state of the round (scoring.export_reply)."""
 
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, (200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, round_id, kind):
         round_ = _round(round_id)
         try:
-            table = selectors.results_table(round_, viewer=request.user)
+            text = export_reply.export_text(round_, kind)
         except services.SCORING_ERRORS as error:
             return _answer(error)
         if kind == "csv":
-            # Decisions (7.2b) only for a round that asks some: one more query then, none otherwise.
-            decisions = (
-                {
-                    hand_id: version.decisions
-                    for hand_id, version in selectors.current_versions(
-                        [row.hand.pk for row in table.rows]
-                    ).items()
-                }
-                if round_.decisions
-                else {}
-            )
-            return download(
-                exports.results_csv(table, decisions), round_filename(round_, "results", "csv"), CSV
-            )
-        hands = [hand for hand in hands_of_round(round_) if hand.current_version]
-        cards = {hand.pk: hand.current_version.cards for hand in hands}
-        notes = {hand.pk: hand.current_version.changes_note for hand in hands}
-        decisions = {hand.pk: hand.current_version.decisions for hand in hands}
-        return download(
-            exports.results_bbcode(table, cards, notes, decisions),
-            round_filename(round_, "results", "bbcode"),
-            BBCODE,
-        )
+            return download(text, round_filename(round_, "results", "csv"), CSV)
+        return download(text, round_filename(round_, "results", "bbcode"), BBCODE)
 
 
 class LeagueTiebreakView(APIView):

@@ -269,3 +269,58 @@ def test_the_schema_declares_the_page_parameters_and_headers(api_client):
     assert parameters["limit"]["in"] == "query" and parameters["offset"]["in"] == "query"
     assert "5000" in parameters["limit"]["description"]
     assert set(operation["responses"]["200"]["headers"]) >= {"Link", "X-Total-Count"}
+
+
+# The results exports: whole documents, not paged, but built once per state like the pages ---------------------
+
+
+def _export(client, round_, kind):
+    response = client.get(f"/api/rounds/{round_.pk}/export/{kind}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_an_export_is_built_once_per_state_of_the_round(revealed_round, moderator, api_client):
+    from unittest import mock
+
+    from scoring import exports
+
+    round_, players = revealed_round(3)
+    with (
+        mock.patch.object(exports, "results_csv", wraps=exports.results_csv) as csv_built,
+        mock.patch.object(exports, "results_bbcode", wraps=exports.results_bbcode) as bbcode_built,
+    ):
+        first = _export(api_client, round_, "csv")
+        assert _export(_as(players[0]), round_, "csv") == first  # the same for every viewer, from the cache
+        assert csv_built.call_count == 1
+        post = _export(api_client, round_, "bbcode")
+        assert _export(api_client, round_, "bbcode") == post and bbcode_built.call_count == 1
+
+        services.report_match(
+            reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0
+        )
+        changed = _export(api_client, round_, "csv")
+        assert changed != first and csv_built.call_count == 2
+
+        # A replacement before any result of its hand moves no result, but the post shows the new cards.
+        hand_services.review_hand(
+            actor=moderator, hand_id=round_.hands.get(number=3).pk, action="replace", cards=SIMILAR
+        )
+        replaced = _export(api_client, round_, "bbcode")
+        assert (
+            bbcode_built.call_count == 2 and "Lodestone Golem" in replaced and "Lodestone Golem" not in post
+        )
+
+        services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+        assert "final results" in _export(api_client, round_, "bbcode") and bbcode_built.call_count == 3
+
+
+@pytest.mark.parametrize("size", [3, 12])
+def test_a_cached_export_costs_the_same_queries_whatever_the_size(
+    revealed_round, make_players, size, django_assert_num_queries
+):
+    round_, _players = revealed_round(size, players=make_players(size, prefix=f"e{size}-"))
+    client = APIClient()
+    _export(client, round_, "csv")
+    with django_assert_num_queries(4):  # the round, its tally, the hands' header, their current versions
+        _export(client, round_, "csv")
