@@ -34,7 +34,7 @@ class Page:
         return items[self.offset : self.stop]
 
 
-def page_of(request, *, default, maximum):
+def page_of(request, *, default: int, maximum: int) -> Page:
     """The page `request` asks for (400 for a limit or offset that is not a whole number in range)."""
     return Page(
         offset=_whole_number(request, "offset", 0, 0, MAX_OFFSET),
@@ -52,7 +52,7 @@ def _whole_number(request, name, default, lowest, highest):
     return int(raw)
 
 
-def with_page_headers(response, request, page, total):
+def with_page_headers(response, request, page: Page, total: int):
     """`response` with `X-Total-Count` and the `Link` header of `page` in a list of `total` items."""
     response[TOTAL_HEADER] = str(total)
     links = [("first", 0)]
@@ -73,7 +73,7 @@ def _page_url(request, offset, limit):
     return request.build_absolute_uri(f"{request.path}?{urlencode(query, doseq=True)}")
 
 
-def page_parameters(default, maximum):
+def page_parameters(default: int, maximum: int) -> list:
     """The OpenAPI description of a paged list: its two query parameters and its two response headers."""
     return [
         OpenApiParameter(

@@ -21,7 +21,7 @@ EXPORT_FORMAT = 1
 CACHE_SECONDS = 3600  # keys are content digests: a copy is never wrong, only superseded
 
 
-def export_text(round_, kind):
+def export_text(round_, kind: str) -> str:
     """The round's results as `kind` ("csv" or "bbcode") text, from the cache or built (then cached)."""
     state = table_reply.table_state(round_)  # before anything else: a 404 before the reveal
     versions = list(

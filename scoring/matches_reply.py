@@ -82,7 +82,7 @@ def _headers(response, etag):
     return mark_public(response)
 
 
-def page_json(round_id, page):
+def page_json(round_id: int, page) -> bytes:
     """The page's matches as the JSON text `MatchSerializer(many=True)` and DRF's renderer would write, in
     table order (lower entry number, then the other): one query, no model instance made."""
     rows = (
