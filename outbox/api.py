@@ -7,6 +7,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from phm.pagination import page_of, page_parameters, with_page_headers
+
 from . import inbox, preferences, unread
 
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200
@@ -34,15 +36,6 @@ class MarkReadSerializer(serializers.Serializer):
         return data
 
 
-def _limit(request):
-    raw = request.query_params.get("limit", "")
-    if not raw:
-        return DEFAULT_LIMIT
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
-        raise ApiValidationError({"limit": [f"A whole number from 1 to {MAX_LIMIT}."]})
-    return int(raw)
-
-
 LIST_REPLY = inline_serializer(
     "NotificationList",
     {"unread": serializers.IntegerField(), "results": NotificationSerializer(many=True)},
@@ -55,17 +48,20 @@ class NotificationsView(APIView):
     @extend_schema(
         responses=LIST_REPLY,
         parameters=[
-            OpenApiParameter("limit", int, description=f"At most this many (default {DEFAULT_LIMIT})."),
+            *page_parameters(DEFAULT_LIMIT, MAX_LIMIT),
             OpenApiParameter("unread", bool, description="Only unread ones."),
         ],
     )
     def get(self, request):
-        """Your notifications, newest first, and how many are unread."""
+        """Your notifications, newest first, and how many are unread; a page at a time (docs/api.md: Pages
+        of a list): `X-Total-Count` counts the notifications listed (only the unread ones with `unread`)."""
+        page = page_of(request, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)
         notifications = inbox.for_user(request.user)
         if request.query_params.get("unread") in ("1", "true"):
             notifications = notifications.filter(read_at__isnull=True)
-        results = NotificationSerializer(notifications[: _limit(request)], many=True).data
-        return Response({"unread": unread.count(request.user.pk), "results": results})
+        results = NotificationSerializer(page.of(notifications), many=True).data
+        response = Response({"unread": unread.count(request.user.pk), "results": results})
+        return with_page_headers(response, request, page, notifications.count())
 
 
 class MarkReadView(APIView):

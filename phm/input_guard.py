@@ -13,8 +13,9 @@
 API errors are `{"detail", "code"}` like every other (phm.api); pages answer with a page saying what to fix.
 """
 
+import codecs
+import gc
 import io
-import re
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -22,12 +23,12 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from rest_framework import exceptions, parsers
+from rest_framework.utils import json
 
+# Deeper JSON than MAX_JSON_DEPTH is refused before it is decoded (phm.json_scan, in linear time): Python's
+# decoder recurses once per level, and 50,000 `[` end in a RecursionError.
+from .json_scan import MAX_JSON_DEPTH, bad_value, json_too_deep, may_hold_refused
 from .text import forbidden_character, invalid_characters_message
-
-# Deeper JSON than any endpoint takes (a hand is an object holding a list: depth 2) is refused before it is
-# decoded: Python's decoder recurses once per level, and 50,000 `[` end in a RecursionError.
-MAX_JSON_DEPTH = 32
 
 TOO_LARGE_DETAIL = "The request is too large: at most {size} are accepted."
 
@@ -132,45 +133,6 @@ class InputGuardMiddleware:
 
 # API parsers ------------------------------------------------------------------------------------------------
 
-# A JSON string (escapes included) and, once strings are gone, everything that is not a bracket.
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_A_BRACKET = re.compile(rb"[^\[\]{}]+")
-
-
-def json_too_deep(raw, limit=MAX_JSON_DEPTH):
-    """Whether the JSON text `raw` (bytes) nests arrays and objects deeper than `limit`, found without
-    decoding it (so without recursing): brackets inside strings do not count."""
-    depth = 0
-    for byte in _NOT_A_BRACKET.sub(b"", _JSON_STRING.sub(b"", raw)):
-        if byte in b"[{":
-            depth += 1
-            if depth > limit:
-                return True
-        else:
-            depth -= 1
-    return False
-
-
-def _bad_value(data):
-    """(field path, character) of the first string (key or value) in parsed JSON holding a refused
-    character. Iterative; the depth is already bounded."""
-    stack = [("", data)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, str):
-            char = forbidden_character(value)
-            if char:
-                return path, char
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                char = forbidden_character(key)
-                if char:
-                    return key, char
-                stack.append((f"{path}.{key}" if path else key, item))
-        elif isinstance(value, list):
-            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(value))
-    return None
-
 
 def _read_bounded(stream):
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -180,18 +142,49 @@ def _read_bounded(stream):
     return raw
 
 
+def _too_deep():
+    return exceptions.ParseError(
+        f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels deep.", code="too_deep"
+    )
+
+
 class GuardedJSONParser(parsers.JSONParser):
+    """DRF's JSON parser with every step linear in the size of the body (phm.json_scan): the depth is
+    measured on the body's UTF-8 bytes before it is decoded, and the decoded data is walked for refused
+    characters only when its text may hold one."""
+
     def parse(self, stream, media_type=None, parser_context=None):
         raw = _read_bounded(stream)
-        if json_too_deep(raw):
-            raise exceptions.ParseError(
-                f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels deep.", code="too_deep"
-            )
-        data = super().parse(io.BytesIO(raw), media_type, parser_context)
-        bad = _bad_value(data)
-        if bad is not None:
-            raise InvalidCharacters(invalid_characters_message(*bad))
+        encoding = parsers.get_encoding(parser_context or {})
+        try:
+            text = raw.decode(encoding)
+            if codecs.lookup(encoding).name != "utf-8":
+                raw = text.encode()  # the depth is measured on UTF-8 (in UTF-16 a bracket is two bytes)
+            if json_too_deep(raw):
+                raise _too_deep()
+            data = _decoded(text, json.strict_constant if self.strict else None)
+        except RecursionError:  # cannot happen after the measure above; a 400 all the same if it did
+            raise _too_deep() from None
+        except ValueError as error:  # as DRF says it, UnicodeDecodeError included
+            raise exceptions.ParseError(f"JSON parse error - {error}") from None
+        if may_hold_refused(text):
+            bad = bad_value(data)
+            if bad is not None:
+                raise InvalidCharacters(invalid_characters_message(*bad))
         return data
+
+
+def _decoded(text, parse_constant):
+    """`json.loads` with the cyclic garbage collector paused: decoded JSON holds no reference cycle, and the
+    collections its new containers set off would only traverse them again and again (a megabyte of `[],`
+    decodes 8 times slower with it on, bench/json_guard.py)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return json.loads(text, parse_constant=parse_constant)
+    finally:
+        if paused:
+            gc.enable()
 
 
 class GuardedFormParser(parsers.FormParser):

@@ -139,11 +139,28 @@ def clean_card_rules(raw):
 
 # ---- the form's textarea: one rule per line ----------------------------------------------------------------
 
-_LINE = re.compile(
-    r"^\s*(?:(?:at\s+least\s+(?P<least>\d+))?\s*,?\s*(?:at\s+most\s+(?P<most>\d+))?\s*:\s*)?(?P<query>.*?)"
-    r"(?:\s+\|\s*(?P<message>.*))?\s*$",
-    re.IGNORECASE,
+# The count prefix of a line: `[at least N][, at most M]:`. Every run of spaces is followed by something that
+# is not a space (a count, a comma, the colon), so no two runs can meet: one pattern for the whole line, with
+# `\s*,?\s*` and `(?P<query>.*?)(?:\s+\|…)?\s*$`, tried every way of splitting a run of spaces (a
+# moderator's line of 8,000 spaces took seconds).
+_COUNTS = re.compile(
+    r"\s*(?:at\s+least\s+(?P<least>\d+)\s*)?(?:,\s*)?(?:at\s+most\s+(?P<most>\d+)\s*)?:\s*", re.IGNORECASE
 )
+# Where the query of a counted line ends and its message begins: the first run of spaces before a "|".
+_MESSAGE_BAR = re.compile(r"(?<!\s)\s+\|")
+
+
+def _counted_line(line):
+    """(at least, at most, query, message) of a line with a count prefix (a count as text, or None), or
+    None when the line has none."""
+    prefix = _COUNTS.match(line)
+    if prefix is None or (prefix["least"] is None and prefix["most"] is None):
+        return None
+    rest = line[prefix.end() :]
+    bar = _MESSAGE_BAR.search(rest)
+    if bar is None:
+        return prefix["least"], prefix["most"], rest.rstrip(), ""
+    return prefix["least"], prefix["most"], rest[: bar.start()], rest[bar.end() :].strip()
 
 
 def rules_from_text(text):
@@ -153,14 +170,14 @@ def rules_from_text(text):
     for line in (text or "").splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        match = _LINE.match(line)
-        least, most = match["least"], match["most"]
-        if least is None and most is None:
+        counted = _counted_line(line)
+        if counted is None:
             # No count prefix: the whole line before " | " is the filter (it may contain a colon: t:dragon).
             query, _, message = line.partition(" | ")
             rules.append({"query": query.strip(), "message": message.strip()})
             continue
-        rule = {"query": match["query"], "message": (match["message"] or "").strip()}
+        least, most, query, message = counted
+        rule = {"query": query, "message": message}
         if least is not None:
             rule["at_least"] = int(least)
         if most is not None:
@@ -177,8 +194,7 @@ def text_line_problems(text):
     would be a name search no card matches."""
     problems = []
     for number, line in enumerate((text or "").splitlines(), start=1):
-        match = _LINE.match(line)
-        if _COUNT_START.match(line) and match["least"] is None and match["most"] is None:
+        if _COUNT_START.match(line) and _counted_line(line) is None:
             problems.append(
                 f"Line {number}: write the count with a colon, e.g. “at most 1: o:draw” or "
                 "“at least 1, at most 2: t:land”."

@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from accounts.services import is_moderator
 from phm.api import Conflict
+from phm.pagination import page_of, page_parameters, with_page_headers
 
 from .models import AcceptedCard, HandSizeMode, LandRule, League, Round, RoundState
 from .selectors import is_following
@@ -143,12 +144,13 @@ def _serialize(request, rounds, many=False):
     return RoundSerializer(rounds, many=many, context=context).data
 
 
-def _visible_rounds(user):
-    rounds = (
-        Round.objects.select_related("league")
-        .annotate(entry_count=Count("hands"))
-        .order_by("-deadline", "pk")
-    )
+def _visible_rounds(user, *, counted=True):
+    """The rounds `user` may see, latest deadline first (with their entries counted unless `counted` is
+    false: for counting the rounds themselves)."""
+    rounds = Round.objects.all()
+    if counted:
+        rounds = rounds.select_related("league").annotate(entry_count=Count("hands"))
+        rounds = rounds.order_by("-deadline", "pk")
     if not is_moderator(user):
         return rounds.exclude(state=RoundState.DRAFT)
     visible_drafts = [league.pk for league in league_services.leagues_managed_by(user)]
@@ -173,10 +175,22 @@ def _as_api_error(error):
     return Conflict(str(error))
 
 
+ROUNDS_PAGE, ROUNDS_MAX_PAGE = 100, 500
+
+
 class RoundListCreateView(APIView):
-    @extend_schema(responses=RoundSerializer(many=True))
+    @extend_schema(
+        responses=RoundSerializer(many=True),
+        parameters=page_parameters(ROUNDS_PAGE, ROUNDS_MAX_PAGE),
+        description="Every round you may see, latest deadline first, a page at a time (docs/api.md: Pages of "
+        "a list).",
+    )
     def get(self, request):
-        return Response(_serialize(request, _visible_rounds(request.user), many=True))
+        page = page_of(request, default=ROUNDS_PAGE, maximum=ROUNDS_MAX_PAGE)
+        rounds = page.of(_visible_rounds(request.user))
+        response = Response(_serialize(request, rounds, many=True))
+        total = _visible_rounds(request.user, counted=False).count()
+        return with_page_headers(response, request, page, total)
 
     @extend_schema(request=RoundInputSerializer, responses={201: RoundSerializer})
     def post(self, request):

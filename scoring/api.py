@@ -12,12 +12,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from phm.downloads import BBCODE, CSV, download, round_filename
+from phm.pagination import page_of, page_parameters, with_page_headers
 from rounds.models import League
 from rounds.round_api import RoundInputSerializer, RoundSerializer
 from rounds.services.leagues import standing_banned_entries
-from submissions.selectors import hands_of_round
 
-from . import exports, selectors, services, table_reply
+from . import export_reply, matches_reply, selectors, services, table_reply
 from .outcomes import POINTS_VALUES
 from .standings import league_standings
 
@@ -214,19 +214,18 @@ class TableRowSerializer(serializers.Serializer):
 
 
 class RoundMatchesView(APIView):
-    @extend_schema(responses=MatchSerializer(many=True))
+    @extend_schema(
+        responses=MatchSerializer(many=True),
+        parameters=page_parameters(matches_reply.DEFAULT_LIMIT, matches_reply.MAX_LIMIT),
+        description="The round's matches in table order, a page at a time (docs/api.md: Pages of a list); "
+        "the same bytes for everyone once the round is revealed (404 before), revalidated by their ETag.",
+    )
     def get(self, request, round_id):
         round_ = _round(round_id)
         try:
-            services.revealed_round_table(round_)
+            return matches_reply.respond(request, round_)
         except services.SCORING_ERRORS as error:
             return _answer(error)
-        matches = (
-            services.matches_in_table(round_.pk)
-            .select_related("hand_a__player", "hand_b__player")
-            .order_by("hand_a__number", "hand_b__number")
-        )
-        return Response(MatchSerializer(matches, many=True).data)
 
 
 class MatchReportsView(APIView):
@@ -445,49 +444,39 @@ class RoundBonusAwardView(APIView):
         return Response(BonusSerializer(award).data)
 
 
+STANDINGS_PAGE, STANDINGS_MAX_PAGE = 500, 2000
+
+
 class LeagueStandingsView(APIView):
-    @extend_schema(responses=StandingSerializer(many=True))
+    @extend_schema(
+        responses=StandingSerializer(many=True),
+        parameters=page_parameters(STANDINGS_PAGE, STANDINGS_MAX_PAGE),
+        description="The league's standings by rank, a page at a time (docs/api.md: Pages of a list).",
+    )
     def get(self, request, league_id):
         league = League.objects.filter(pk=league_id).first()
         if league is None:
             raise NotFound("No such league.")
-        return Response(StandingSerializer(league_standings(league).rows, many=True).data)
+        page = page_of(request, default=STANDINGS_PAGE, maximum=STANDINGS_MAX_PAGE)
+        rows = league_standings(league).rows
+        response = Response(StandingSerializer(page.of(rows), many=True).data)
+        return with_page_headers(response, request, page, len(rows))
 
 
 class RoundExportView(APIView):
-    """The results post (BBCode) or the table (CSV), as plain downloads."""
+    """The results post (BBCode) or the table (CSV), as plain downloads: the same for everyone once the round
+    is revealed (404 before), built once per state of the round (scoring.export_reply)."""
 
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, (200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, round_id, kind):
         round_ = _round(round_id)
         try:
-            table = selectors.results_table(round_, viewer=request.user)
+            text = export_reply.export_text(round_, kind)
         except services.SCORING_ERRORS as error:
             return _answer(error)
         if kind == "csv":
-            # Decisions (7.2b) only for a round that asks some: one more query then, none otherwise.
-            decisions = (
-                {
-                    hand_id: version.decisions
-                    for hand_id, version in selectors.current_versions(
-                        [row.hand.pk for row in table.rows]
-                    ).items()
-                }
-                if round_.decisions
-                else {}
-            )
-            return download(
-                exports.results_csv(table, decisions), round_filename(round_, "results", "csv"), CSV
-            )
-        hands = [hand for hand in hands_of_round(round_) if hand.current_version]
-        cards = {hand.pk: hand.current_version.cards for hand in hands}
-        notes = {hand.pk: hand.current_version.changes_note for hand in hands}
-        decisions = {hand.pk: hand.current_version.decisions for hand in hands}
-        return download(
-            exports.results_bbcode(table, cards, notes, decisions),
-            round_filename(round_, "results", "bbcode"),
-            BBCODE,
-        )
+            return download(text, round_filename(round_, "results", "csv"), CSV)
+        return download(text, round_filename(round_, "results", "bbcode"), BBCODE)
 
 
 class LeagueTiebreakView(APIView):

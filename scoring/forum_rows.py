@@ -44,7 +44,8 @@ _SCORE = re.compile(r"[0-9]{1,3}")
 _TOTAL = re.compile(r"[0-9]{1,9}")
 _CELL_VALUES = (OWN_COLUMN, None, *POINTS_VALUES)
 # A note has words in it: a trailing "(remark)" or a section after Points; "| 1" or "(8)" stay errors.
-_TRAILING_REMARK = re.compile(r"\s*\((?P<note>[^()\n]*[^\W\d_][^()\n]*)\)\s*$")
+# (The remark is found with str methods: a pattern for it, `\s*\(…\)\s*$`, searched a line of spaces in
+# quadratic time.)
 _NOTE_TEXT = re.compile(r"[^\W\d_]")
 
 
@@ -203,11 +204,16 @@ def _read_row(number, rest, columns):
 
 
 def _without_trailing_remark(rest):
-    """(the line without its trailing "(remark)", the remark's text); the remark needs a word in it."""
-    match = _TRAILING_REMARK.search(rest)
-    if match is None:
+    """(the line without its trailing "(remark)" and the spaces before it, the remark's text): the last
+    "(", then text with no parenthesis and a word in it, then ")" and only spaces to the end."""
+    body = rest.rstrip()
+    opening = body.rfind("(")
+    if opening < 0 or not body.endswith(")"):
         return rest, ""
-    return rest[: match.start()], match["note"].strip()
+    note = body[opening + 1 : -1]
+    if ")" in note or "\n" in note or not _NOTE_TEXT.search(note):
+        return rest, ""
+    return rest[:opening].rstrip(), note.strip()
 
 
 def _cells_and_totals(number, rest, columns):

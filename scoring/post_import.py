@@ -65,7 +65,9 @@ ROUND_FIELDS = (
 # Problems about the hand's card list that the preview reports itself, not as accepted legality warnings.
 _OWN_CHECKS = {"unknown_card", "fuzzy_match", "empty_name", "wrong_count"}
 _CODE = re.compile(r"\s*(?:(?P<league>\d{1,6})\s*:\s*)?(?P<round>\d{1,4})\s*")
-_NAMES_SPLIT = re.compile(r"\s*(?:\n|\s/\s|;)\s*")
+# The spaces before a separator are taken only from where their run starts: without `(?<!\s)` the search
+# would take them again from every space of a run that is no separator, quadratic in the run's length.
+_NAMES_SPLIT = re.compile(r"(?:(?<!\s)\s*)?(?:\n|\s/\s|;)\s*")
 _LAND_RULE_WORDS = {
     "none": LandRule.NONE,
     "no": LandRule.NONE,

@@ -85,7 +85,9 @@ def table_state(round_, now=None):
             "pk", "number", "name", "player__username", "player__profile__forum_username", "round_bonus"
         )
     )
-    material = repr((REPLY_FORMAT, round_.pk, tally.revision, heads)).encode()
+    # The build's time too: ids and revisions start again in a database rebuilt from scratch (every test), a
+    # table's build time does not.
+    material = repr((REPLY_FORMAT, round_.pk, tally.built_at, tally.revision, heads)).encode()
     digest = hashlib.blake2b(material, digest_size=16).hexdigest()
     return TableState(round_.pk, tally, heads, digest)
 
@@ -93,7 +95,7 @@ def table_state(round_, now=None):
 def respond(request, round_, now=None):
     """The reply: 304 when the client's copy is current, else the body in the best encoding it accepts."""
     state = table_state(round_, now)
-    if _client_has(request, state.etag):
+    if client_has(request, state.etag):
         return _headers(HttpResponseNotModified(), state)
     accepted = accepted_encodings(request.headers.get("Accept-Encoding", ""))
     encoding = next((name for name in ENCODINGS if name in accepted), None)
@@ -117,29 +119,39 @@ def _headers(response, state):
     return mark_public(response)
 
 
-def _client_has(request, etag):
+def client_has(request, etag):
     wanted = parse_etags(request.headers.get("If-None-Match", ""))
     weak = etag.removeprefix("W/")
     return "*" in wanted or any(tag.removeprefix("W/") == weak for tag in wanted)
 
 
-_CODING = re.compile(r"^\s*([\w*-]+)\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*$")
+# A coding and its optional quality, read from one comma-separated part of the header, its spacing stripped
+# first: a single pattern with `\s*` on both sides of an optional group retries a run of spaces from each
+# of its positions (quadratic: 8 KB of spaces in the header cost a second).
+_CODING = re.compile(r"[\w*-]+")
+_QUALITY = re.compile(r"q\s*=\s*([0-9.]+)")
 
 
 def accepted_encodings(header):
     """The content codings an `Accept-Encoding` header accepts (q > 0); `*` stands for both of ours."""
     accepted = set()
     for part in header.split(","):
-        found = _CODING.match(part)
-        if not found:
+        name, semicolon, parameter = part.partition(";")
+        name = name.strip()
+        if not _CODING.fullmatch(name):
             continue
-        name, quality = found.group(1).lower(), found.group(2)
+        quality = None
+        if semicolon:
+            found = _QUALITY.fullmatch(parameter.strip())
+            if not found:
+                continue
+            quality = found.group(1)
         try:
             if quality is not None and float(quality) <= 0:
                 continue
         except ValueError:
             continue
-        accepted.update(ENCODINGS if name == "*" else [name])
+        accepted.update(ENCODINGS if name.lower() == "*" else [name.lower()])
     return accepted
 
 
@@ -200,8 +212,8 @@ def json_chunks(state):
         cells = [key + _VALUE_TEXT[value] for key, value in zip(keys, row_cells, strict=True)]
         del cells[index]  # a hand does not play itself
         row = (
-            f'{"," if order else ""}{{"number":{number},"player":{_text(username)},'
-            f'"player_name":{_text(forum_name or username)},"hand_name":{_text(name)},'
+            f'{"," if order else ""}{{"number":{number},"player":{json_text(username)},'
+            f'"player_name":{json_text(forum_name or username)},"hand_name":{json_text(name)},'
             f'"cells":{{{",".join(cells)}}},"points":{line.points},"league_points":{line.league_points},'
             f'"bonus_points":{bonus},"rank":{line.rank}}}'
         )
@@ -209,7 +221,7 @@ def json_chunks(state):
     yield b"]"
 
 
-def _text(value):
+def json_text(value):
     # As DRF's JSONRenderer: UTF-8, with the two line separators JavaScript does not take in strings escaped.
     return json.dumps(value, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from phm.api import Conflict
+from phm.pagination import page_of, page_parameters, with_page_headers
 from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card
 
@@ -227,8 +228,15 @@ class MyHandView(APIView):
         return Response(my_hand_body(result.hand, result.version), status=code)
 
 
+HANDS_PAGE, HANDS_MAX_PAGE = 500, 2000
+
+
 class RoundHandsView(APIView):
-    @extend_schema(responses=RevealedHandSerializer(many=True))
+    @extend_schema(
+        responses=RevealedHandSerializer(many=True),
+        parameters=page_parameters(HANDS_PAGE, HANDS_MAX_PAGE),
+        description="The round's hands in entry order, a page at a time (docs/api.md: Pages of a list).",
+    )
     def get(self, request, round_id):
         now = timezone.now()
         try:
@@ -239,9 +247,11 @@ class RoundHandsView(APIView):
             raise Conflict(services.DECLARE_FIRST_MESSAGE.format(id=round_.pk))
         if not selectors.can_see_all_hands(request.user, round_, now):
             raise NotFound("The hands of this round are not revealed yet.")
-        hands = selectors.hands_of_round(round_)
+        page = page_of(request, default=HANDS_PAGE, maximum=HANDS_MAX_PAGE)
+        hands = selectors.hands_of_round(round_, page)
         context = {"revealed": selectors.is_revealed(round_, now)}
-        return Response(RevealedHandSerializer(hands, many=True, context=context).data)
+        response = Response(RevealedHandSerializer(hands, many=True, context=context).data)
+        return with_page_headers(response, request, page, selectors.count_hands(round_))
 
 
 class PreviewSerializer(serializers.Serializer):

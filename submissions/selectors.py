@@ -90,21 +90,26 @@ def decided_by_player():
     return Exists(HandReview.objects.filter(by_a_player_of_the_round(), hand_id=OuterRef("pk")))
 
 
-def hands_of_round(round_):
+def hands_of_round(round_, page=None):
     """Every hand with player, profile and all versions, in entry order, each with `decided_by_player`
-    (decided_by_player()); two queries."""
-    hands = list(
+    (decided_by_player()); two queries. `page` (phm.pagination.Page): only its hands, still two queries."""
+    hands = (
         Hand.objects.filter(round=round_)
         .select_related("player__profile")
         .annotate(decided_by_player=decided_by_player())
         .prefetch_related(_versions())
         .order_by("created_at", "pk")
     )
-    for position, hand in enumerate(hands, start=1):
+    hands = list(page.of(hands) if page is not None else hands)
+    for position, hand in enumerate(hands, start=1 + (page.offset if page is not None else 0)):
         # Numbers are given by the reveal task in this same order; until it runs the page shows the same ones.
         hand.display_number = hand.number or position
         _attach_versions(hand)
     return hands
+
+
+def count_hands(round_) -> int:
+    return Hand.objects.filter(round=round_).count()
 
 
 def _attach_versions(hand):

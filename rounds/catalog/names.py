@@ -24,8 +24,10 @@ _KEY_TABLE = str.maketrans(
         **dict.fromkeys("-_\u2010\u2011\u2012\u2013\u2014\u2015", " "),
     }
 )
-# Any run of slashes with optional spacing is the split-card separator (`Wear//Tear` → `wear // tear`).
-_SLASHES = re.compile(r"\s*/+\s*")
+# Any run of slashes with optional spacing is the split-card separator (`Wear//Tear` → `wear // tear`),
+# applied once spacing is collapsed to single spaces: `\s*/+\s*` on the raw text retries every run of spaces
+# that no slash follows from each of its positions, quadratic in the run's length.
+_SLASHES = re.compile(r" ?/+ ?")
 
 
 def _strip_combining(text):
@@ -48,10 +50,10 @@ def normalize_name(text):
     text = text.translate(_KEY_TABLE)
     if not text.isascii():
         text = _strip_combining(text).translate(_KEY_TABLE)
-    text = text.casefold()
+    text = " ".join(text.casefold().split())
     if "/" in text:
-        text = _SLASHES.sub(" // ", text)
-    return " ".join(text.split())
+        text = " ".join(_SLASHES.sub(" // ", text).split())
+    return text
 
 
 def name_variants(name):

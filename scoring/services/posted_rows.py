@@ -41,8 +41,9 @@ MAX_POSTS_TEXT = 100_000
 _POST_TAG = re.compile(
     r"\[/?(?:quote|b|i|u|s|color|size|font|code|spoiler)(?:=[^\]\n]{0,80})?\]", re.IGNORECASE
 )
-# A line that starts like a row: a hand number, then "|", a tab or comma, or only score-like tokens.
-_ROW_LIKE_START = re.compile(r"\s*\|?\s*[0-9]{1,3}\s*[.)]?\s*[|\t,]")
+# A line that starts like a row: a hand number, then "|", a tab or comma, or only score-like tokens. No two
+# runs of spaces may meet (`\s*[.)]?\s*` tries every way of splitting a run of spaces: quadratic).
+_ROW_LIKE_START = re.compile(r"\s*(?:\|\s*)?[0-9]{1,3}\s*(?:[.)]\s*)?[|\t,]")
 _SCORE_LIKE_TOKEN = re.compile(r"[0-9]{1,3}[.)]?|[xX?_\-\u2013\u2014]")
 
 
