@@ -6,6 +6,8 @@ from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 
+from phm.api_fields import Text
+
 
 class AuthTokenRequestSerializer(AuthTokenSerializer):
     def validate(self, attrs):
@@ -30,7 +32,7 @@ class ObtainToken(ObtainAuthToken):
     @extend_schema(
         request=AuthTokenRequestSerializer,
         responses={
-            200: inline_serializer("AuthToken", {"token": serializers.CharField()}),
+            200: inline_serializer("AuthToken", {"token": Text()}),
             400: OpenApiResponse(description="Wrong username or password."),
             429: OpenApiResponse(
                 description='Too many failed attempts: `{"detail", "code": "throttled"}`; Retry-After says '

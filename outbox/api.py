@@ -7,18 +7,22 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from phm.api_fields import Flag, Id, Text, Whole
 from phm.pagination import page_of, page_parameters, with_page_headers
+from phm.query import flag_parameter
+from phm.schema import refine
 
 from . import inbox, preferences, unread
+from .kinds import KINDS
 
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200
 
 
 class NotificationSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    kind = serializers.CharField()
-    text = serializers.CharField()
-    url = serializers.CharField()
+    id = Whole()
+    kind = Text()
+    text = Text()
+    url = Text()
     created = serializers.DateTimeField(source="created_at")
     read = serializers.SerializerMethodField()
 
@@ -27,8 +31,8 @@ class NotificationSerializer(serializers.Serializer):
 
 
 class MarkReadSerializer(serializers.Serializer):
-    ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, max_length=500)
-    all = serializers.BooleanField(required=False, default=False)
+    ids = serializers.ListField(child=Id(), required=False, max_length=500)
+    all = Flag(required=False, default=False)
 
     def validate(self, data):
         if not data.get("all") and not data.get("ids"):
@@ -36,9 +40,16 @@ class MarkReadSerializer(serializers.Serializer):
         return data
 
 
+@refine("MarkReadRequest")
+def _ids_or_all(schema):
+    """Some ids, or everything."""
+    some = {"properties": {"ids": {"minItems": 1}}, "required": ["ids"]}
+    return {**schema, "anyOf": [some, {"properties": {"all": {"const": True}}, "required": ["all"]}]}
+
+
 LIST_REPLY = inline_serializer(
     "NotificationList",
-    {"unread": serializers.IntegerField(), "results": NotificationSerializer(many=True)},
+    {"unread": Whole(), "results": NotificationSerializer(many=True)},
 )
 
 
@@ -49,7 +60,7 @@ class NotificationsView(APIView):
         responses=LIST_REPLY,
         parameters=[
             *page_parameters(DEFAULT_LIMIT, MAX_LIMIT),
-            OpenApiParameter("unread", bool, description="Only unread ones."),
+            OpenApiParameter("unread", bool, description="Only unread ones (`true`); `false`, or none: all."),
         ],
     )
     def get(self, request):
@@ -57,7 +68,7 @@ class NotificationsView(APIView):
         of a list): `X-Total-Count` counts the notifications listed (only the unread ones with `unread`)."""
         page = page_of(request, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)
         notifications = inbox.for_user(request.user)
-        if request.query_params.get("unread") in ("1", "true"):
+        if flag_parameter(request, "unread"):
             notifications = notifications.filter(read_at__isnull=True)
         results = NotificationSerializer(page.of(notifications), many=True).data
         response = Response({"unread": unread.count(request.user.pk), "results": results})
@@ -69,9 +80,7 @@ class MarkReadView(APIView):
 
     @extend_schema(
         request=MarkReadSerializer,
-        responses=inline_serializer(
-            "MarkReadReply", {"marked": serializers.IntegerField(), "unread": serializers.IntegerField()}
-        ),
+        responses=inline_serializer("MarkReadReply", {"marked": Whole(), "unread": Whole()}),
     )
     def post(self, request):
         """Mark some of your notifications (`ids`) or all of them (`all`) read."""
@@ -87,15 +96,33 @@ def _preferences_reply(user, choices=None):
     return {**(choices or preferences.choices_for(user)), "digest": preferences.digest_enabled(user)}
 
 
+KIND_CHOICE = inline_serializer("KindChoice", {"email": Flag(), "site": Flag()})
 PREFERENCES = inline_serializer(
     "NotificationPreferences",
-    {
-        "digest": serializers.BooleanField(),
-        "round.opened": inline_serializer(
-            "KindChoice", {"email": serializers.BooleanField(), "site": serializers.BooleanField()}
-        ),
-    },
+    {"digest": Flag(), **{kind.key: KIND_CHOICE for kind in KINDS}},
 )
+
+
+@refine("NotificationPreferencesRequest")
+def _some_known_kinds(schema):
+    """A change names at least one kind of the catalogue (or `digest`), each with `email` and/or `site`."""
+
+    def choice(kind):
+        site = {"type": "boolean"} if kind.site else {"const": False}  # e-mail only: never on the site
+        return {
+            "type": "object",
+            "properties": {"email": {"type": "boolean"}, "site": site},
+            "additionalProperties": False,
+        }
+
+    properties = {"digest": {"type": "boolean"}, **{kind.key: choice(kind) for kind in KINDS}}
+    return {
+        **schema,
+        "properties": properties,
+        "required": [],
+        "minProperties": 1,
+        "additionalProperties": False,
+    }
 
 
 class PreferencesView(APIView):
@@ -109,12 +136,14 @@ class PreferencesView(APIView):
     @extend_schema(request=PREFERENCES, responses=PREFERENCES)
     def put(self, request):
         """Change some choices (the kinds you send; the others stay) and/or `digest`."""
-        if not isinstance(request.data, dict):
+        if not isinstance(request.data, dict) or not request.data:
             raise ApiValidationError(
                 {"preferences": ['Send an object such as {"round.opened": {"email": false}}.']}
             )
         data = dict(request.data)
         digest = data.pop("digest", None)
+        if "digest" in request.data and not isinstance(digest, bool):
+            raise ApiValidationError({"digest": ["Send true or false."]})
         try:
             choices = preferences.update(request.user, data, digest=digest)
         except preferences.PreferenceError as error:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from django.utils.http import urlencode
 from drf_spectacular.utils import OpenApiParameter
-from rest_framework.exceptions import ValidationError
+
+from .query import whole_number_parameter
 
 MAX_OFFSET = 10**9
 TOTAL_HEADER = "X-Total-Count"
@@ -37,19 +38,9 @@ class Page:
 def page_of(request, *, default: int, maximum: int) -> Page:
     """The page `request` asks for (400 for a limit or offset that is not a whole number in range)."""
     return Page(
-        offset=_whole_number(request, "offset", 0, 0, MAX_OFFSET),
-        limit=_whole_number(request, "limit", default, 1, maximum),
+        offset=whole_number_parameter(request, "offset", default=0, lowest=0, highest=MAX_OFFSET),
+        limit=whole_number_parameter(request, "limit", default=default, lowest=1, highest=maximum),
     )
-
-
-def _whole_number(request, name, default, lowest, highest):
-    raw = request.query_params.get(name, "")
-    if raw == "":
-        return default
-    digits = raw.isascii() and raw.isdigit() and len(raw) <= len(str(highest))
-    if not (digits and lowest <= int(raw) <= highest):
-        raise ValidationError({name: [f"A whole number from {lowest} to {highest}."]})
-    return int(raw)
 
 
 def with_page_headers(response, request, page: Page, total: int):
@@ -78,10 +69,14 @@ def page_parameters(default: int, maximum: int) -> list:
     return [
         OpenApiParameter(
             "limit",
-            int,
+            {"type": "integer", "minimum": 1, "maximum": maximum},
             description=f"Items per page, from 1 to {maximum} (default {default}); more is a 400.",
         ),
-        OpenApiParameter("offset", int, description="Items to skip (default 0): the first page starts at 0."),
+        OpenApiParameter(
+            "offset",
+            {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET},
+            description="Items to skip (default 0): the first page starts at 0.",
+        ),
         OpenApiParameter(
             TOTAL_HEADER,
             int,

@@ -418,6 +418,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # 3.1: JSON Schema proper, so the schema can say that no key of a sent object holds a control character.
     "OAS_VERSION": "3.1.0",
+    # Bodies are documented as JSON, the API's language (docs/api.md); forms are still read, undocumented.
+    "PARSER_WHITELIST": ["phm.input_guard.GuardedJSONParser"],
     # Every status each operation can answer, and the input guard's rule for text (phm.schema).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "phm.schema.document_errors"],
 }

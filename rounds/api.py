@@ -9,6 +9,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from phm.api_fields import Text
+from phm.query import whole_number_parameter
+
 from . import services
 from .cardquery import QuerySyntaxError, is_filter_query, search_cards_by_query
 from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
@@ -26,40 +29,38 @@ def _mana_value(value):
 
 
 class CardSummarySerializer(serializers.Serializer):
-    name = serializers.CharField()
-    type_line = serializers.CharField()
+    name = Text()
+    type_line = Text()
     mana_value = serializers.FloatField(allow_null=True)
 
 
 class ResolvedCardSerializer(CardSummarySerializer):
-    oracle_name = serializers.CharField()
-    slug = serializers.CharField()
-    url = serializers.CharField()
+    oracle_name = Text()
+    slug = Text()
+    url = Text()
 
 
 class ResolutionSerializer(serializers.Serializer):
-    input = serializers.CharField()
+    input = Text()
     status = serializers.ChoiceField(choices=["exact", "normalized", "fuzzy", "unknown"])
     card = ResolvedCardSerializer(allow_null=True)
-    suggestions = serializers.ListField(child=serializers.CharField())
+    suggestions = serializers.ListField(child=Text())
     scores = serializers.ListField(
-        child=inline_serializer(
-            "SuggestionScore", {"name": serializers.CharField(), "score": serializers.FloatField()}
-        )
+        child=inline_serializer("SuggestionScore", {"name": Text(), "score": serializers.FloatField()})
     )
     catalog_as_of = serializers.DateField(allow_null=True)
 
 
 class BannedListSerializer(serializers.Serializer):
-    key = serializers.CharField()
-    name = serializers.CharField()
+    key = Text()
+    name = Text()
     cards = serializers.ListField(
         child=inline_serializer(
             "BannedListCard",
             {
-                "name": serializers.CharField(),
-                "category": serializers.CharField(),
-                "category_key": serializers.CharField(),
+                "name": Text(),
+                "category": Text(),
+                "category_key": Text(),
             },
         )
     )
@@ -113,18 +114,33 @@ class CardSearchView(APIView):
             '400 `{"detail", "position"}` (0-based) when it does not parse. Syntax: README, Card search.'
         ),
         parameters=[
-            OpenApiParameter("q", str, required=True, description="What has been typed so far, or a query."),
-            OpenApiParameter("limit", int, description=f"Results per page (default {QUERY_PAGE_SIZE})."),
-            OpenApiParameter("offset", int, description="Query results to skip."),
+            OpenApiParameter(
+                "q",
+                {"type": "string", "maxLength": MAX_QUERY_LENGTH},
+                required=True,
+                description="What has been typed so far, or a query.",
+            ),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": QUERY_MAX_LIMIT},
+                description=f"Results per page (default {QUERY_PAGE_SIZE}).",
+            ),
+            OpenApiParameter(
+                "offset",
+                {"type": "integer", "minimum": 0, "maximum": 10**6},
+                description="Query results to skip.",
+            ),
         ],
         responses=CardSummarySerializer(many=True),
     )
     def get(self, request):
         query = _text_param(request, "q", required=True)
+        limit = whole_number_parameter(
+            request, "limit", default=QUERY_PAGE_SIZE, lowest=1, highest=QUERY_MAX_LIMIT
+        )
+        offset = whole_number_parameter(request, "offset", default=0, lowest=0, highest=10**6)
         if not is_filter_query(query):
             return Response([card_summary(card) for card in search_cards(query)])
-        limit = _int_param(request, "limit", QUERY_PAGE_SIZE, 1, QUERY_MAX_LIMIT)
-        offset = _int_param(request, "offset", 0, 0, 10**6)
         try:
             cards, total = search_cards_by_query(query, limit=limit, offset=offset)
         except QuerySyntaxError as error:
@@ -149,19 +165,6 @@ class CardSearchView(APIView):
         )
 
 
-def _int_param(request, name, default, lowest, highest):
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValidationError({name: ["A whole number."]}) from None
-    if not lowest <= value <= highest:
-        raise ValidationError({name: [f"From {lowest} to {highest}."]})
-    return value
-
-
 class CardResolveView(APIView):
     permission_classes = [AllowAny]
 
@@ -173,7 +176,14 @@ class CardResolveView(APIView):
             "first) must be confirmed by the user. `unknown`: nothing close enough; the catalog may lack "
             "a new card."
         ),
-        parameters=[OpenApiParameter("name", str, required=True, description="The card name as typed.")],
+        parameters=[
+            OpenApiParameter(
+                "name",
+                {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_LENGTH},
+                required=True,
+                description="The card name as typed.",
+            )
+        ],
         responses=ResolutionSerializer,
     )
     def get(self, request):

@@ -12,9 +12,11 @@ from rest_framework.views import APIView
 
 from accounts.services import is_moderator
 from phm.api import Conflict
+from phm.api_fields import Flag, StrictModelSerializer, Text, Whole
 from phm.pagination import page_of, page_parameters, with_page_headers
+from phm.schema import may_conflict, refine
 
-from .models import AcceptedCard, HandSizeMode, LandRule, League, Round, RoundState
+from .models import MAX_HAND_SIZE, AcceptedCard, HandSizeMode, LandRule, League, Round, RoundState
 from .selectors import is_following
 from .services import catalog as catalog_services
 from .services import leagues as league_services
@@ -28,7 +30,7 @@ class IsModerator(BasePermission):
         return is_moderator(request.user)
 
 
-class LeagueSerializer(serializers.ModelSerializer):
+class LeagueSerializer(StrictModelSerializer):
     moderators = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
 
     class Meta:
@@ -44,11 +46,29 @@ class LeagueSerializer(serializers.ModelSerializer):
             "created_at",
         ]
         read_only_fields = ["id", "number", "state", "moderators", "created_at"]
+        extra_kwargs = {
+            "rounds_planned": {"min_value": 1, "max_value": 32767},
+            "tiebreak_rounds_allowed": {"min_value": 0, "max_value": league_services.MAX_TIEBREAK_ROUNDS},
+        }
 
 
-class RoundSerializer(serializers.ModelSerializer):
-    league_name = serializers.CharField(source="league.name", read_only=True)
-    code = serializers.CharField(read_only=True)
+def _with_bounds(schema, **bounds):
+    """`schema` whose integer properties named in `bounds` get (minimum, maximum)."""
+    properties = dict(schema["properties"])
+    for name, (lowest, highest) in bounds.items():
+        properties[name] = {**properties[name], "minimum": lowest, "maximum": highest}
+    return {**schema, "properties": properties}
+
+
+@refine("RoundInputRequest")
+@refine("PatchedRoundInputRequest")
+def _round_bounds(schema):
+    return _with_bounds(schema, hand_size=(1, MAX_HAND_SIZE))
+
+
+class RoundSerializer(StrictModelSerializer):
+    league_name = Text(source="league.name", read_only=True)
+    code = Text(read_only=True)
     state = serializers.SerializerMethodField()
     sanctioned_format = serializers.SerializerMethodField()
     banned = serializers.SerializerMethodField()
@@ -99,28 +119,28 @@ class RoundInputSerializer(serializers.Serializer):
     """Types only; the rules (names, formats, deadline) are checked by the round services."""
 
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
-    title = serializers.CharField(max_length=200)
-    hand_size = serializers.IntegerField()
+    title = Text(max_length=200)
+    hand_size = Whole()
     hand_size_mode = serializers.ChoiceField(choices=HandSizeMode.values, default=HandSizeMode.EXACTLY)
     land_rule = serializers.ChoiceField(choices=LandRule.values, default=LandRule.NONE)
-    life_rule = serializers.BooleanField(default=False)
-    backbuild = serializers.BooleanField(default=False)
-    backbuild_hands = serializers.CharField(default="", allow_blank=True)
-    sanctioned_format = serializers.CharField(default=None, allow_null=True, allow_blank=True, max_length=20)
-    allowed_sets = serializers.ListField(child=serializers.CharField(max_length=10), default=list)
-    extra_banned = serializers.ListField(child=serializers.CharField(max_length=255), default=list)
+    life_rule = Flag(default=False)
+    backbuild = Flag(default=False)
+    backbuild_hands = Text(default="", allow_blank=True)
+    sanctioned_format = Text(default=None, allow_null=True, allow_blank=True, max_length=20)
+    allowed_sets = serializers.ListField(child=Text(max_length=10), default=list)
+    extra_banned = serializers.ListField(child=Text(max_length=255), default=list)
     card_rules = serializers.JSONField(
         default=list,
         help_text='[{"query": "t:dragon t:creature", "at_least"?, "at_most"?, "message"?}]: card filters '
         "a hand must satisfy; without counts every card must match. Fixed once the round is open.",
     )
-    unbanned = serializers.ListField(child=serializers.CharField(max_length=255), default=list)
-    variant_order = serializers.ListField(child=serializers.CharField(max_length=40), default=list)
+    unbanned = serializers.ListField(child=Text(max_length=255), default=list)
+    variant_order = serializers.ListField(child=Text(max_length=40), default=list)
     decisions = serializers.ListField(child=serializers.DictField(), default=list, max_length=50)
-    format_rule = serializers.CharField(default="", allow_blank=True)
-    bonus_rule = serializers.CharField(default="", allow_blank=True)
-    commentary = serializers.CharField(default="", allow_blank=True)
-    counts_in_standings = serializers.BooleanField(
+    format_rule = Text(default="", allow_blank=True)
+    bonus_rule = Text(default="", allow_blank=True)
+    commentary = Text(default="", allow_blank=True)
+    counts_in_standings = Flag(
         required=False,
         help_text="Only for a round imported from the forum: false makes it archive-only (listed, not "
         "counted in the standings).",
@@ -178,6 +198,7 @@ def _as_api_error(error):
 ROUNDS_PAGE, ROUNDS_MAX_PAGE = 100, 500
 
 
+@may_conflict
 class RoundListCreateView(APIView):
     @extend_schema(
         responses=RoundSerializer(many=True),
@@ -209,6 +230,7 @@ class RoundListCreateView(APIView):
         return Response(_serialize(request, _round_for(request, round_.pk)), status=status.HTTP_201_CREATED)
 
 
+@may_conflict
 class RoundDetailView(APIView):
     @extend_schema(responses=RoundSerializer)
     def get(self, request, round_id):
@@ -231,6 +253,7 @@ class RoundDetailView(APIView):
         return Response(_serialize(request, _round_for(request, round_id)))
 
 
+@may_conflict
 class RoundCloseView(APIView):
     @extend_schema(request=None, responses=RoundSerializer)
     def post(self, request, round_id):
@@ -247,6 +270,7 @@ class LeagueCreateView(generics.GenericAPIView):
     serializer_class = LeagueSerializer
     permission_classes = [IsModerator]
 
+    @extend_schema(request=LeagueSerializer, responses={201: LeagueSerializer})
     def post(self, request):
         incoming = self.get_serializer(data=request.data)
         incoming.is_valid(raise_exception=True)
@@ -263,7 +287,7 @@ class LeagueCreateView(generics.GenericAPIView):
 
 
 class LeagueChangeSerializer(serializers.Serializer):
-    tiebreak_rounds_allowed = serializers.IntegerField(
+    tiebreak_rounds_allowed = Whole(
         min_value=0,
         max_value=league_services.MAX_TIEBREAK_ROUNDS,
         help_text="Rule 5.3a: still level for first after this many tie-break rounds, players are joint "
@@ -271,6 +295,7 @@ class LeagueChangeSerializer(serializers.Serializer):
     )
 
 
+@may_conflict
 class LeagueDetailView(APIView):
     """GET /api/leagues/{id}/ (anyone) · PATCH (a moderator of the league): its settings."""
 
@@ -301,7 +326,7 @@ class LeagueDetailView(APIView):
 
 
 class FollowSerializer(serializers.Serializer):
-    following = serializers.BooleanField()
+    following = Flag()
 
 
 class LeagueFollowView(APIView):
@@ -323,7 +348,7 @@ class LeagueFollowView(APIView):
     def post(self, request, league_id):
         return self._change(league_services.follow_league, league_id)
 
-    @extend_schema(request=None, responses=FollowSerializer)
+    @extend_schema(request=None, responses={200: FollowSerializer})
     def delete(self, request, league_id):
         return self._change(league_services.unfollow_league, league_id)
 
@@ -335,8 +360,8 @@ class LeagueFollowView(APIView):
         return self._answer(league)
 
 
-class AcceptedCardSerializer(serializers.ModelSerializer):
-    accepted_by = serializers.CharField(source="accepted_by.username", read_only=True)
+class AcceptedCardSerializer(StrictModelSerializer):
+    accepted_by = Text(source="accepted_by.username", read_only=True)
 
     class Meta:
         model = AcceptedCard
@@ -345,15 +370,21 @@ class AcceptedCardSerializer(serializers.ModelSerializer):
 
 
 def _accepted_card_call(operation):
-    """Run an accepted-card service and translate its errors: 403 with who can do it, 400 with the reason."""
+    """Run an accepted-card service and translate its errors: 403 with who can do it, 404 for no such accepted
+    card, 409 when the round's state stands in the way, 400 with the reason."""
     try:
         return operation()
     except catalog_services.AcceptCardForbidden as error:
         raise PermissionDenied(str(error)) from error
+    except catalog_services.AcceptedCardNotFound as error:
+        raise NotFound(str(error)) from error
+    except catalog_services.AcceptCardConflict as error:
+        raise Conflict(str(error)) from error
     except catalog_services.AcceptCardError as error:
         raise ApiValidationError({"name": [str(error)]}) from error
 
 
+@may_conflict
 class RoundAcceptedCardsView(APIView):
     """Rule 3.2a: cards the league's moderator accepted for this round: too new for the catalog, or in it but
     not yet legal in Vintage (a previewed card). POST answers 400 for a card legal or banned in Vintage."""
@@ -381,6 +412,7 @@ class RoundAcceptedCardsView(APIView):
         return Response(AcceptedCardSerializer(accepted).data, status=status.HTTP_201_CREATED)
 
 
+@may_conflict
 class RoundAcceptedCardView(APIView):
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, round_id, card_id):

@@ -3,7 +3,7 @@ mapping of service errors to statuses is in one place (`_answer`)."""
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.exceptions import ValidationError as ApiValidationError
@@ -11,14 +11,17 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from phm.api_fields import Flag, Text, Whole
 from phm.downloads import BBCODE, CSV, download, round_filename
 from phm.pagination import page_of, page_parameters, with_page_headers
+from phm.schema import may_conflict, one_of_pairs, refine
 from rounds.models import League
 from rounds.round_api import RoundInputSerializer, RoundSerializer
 from rounds.services.leagues import standing_banned_entries
 
 from . import export_reply, matches_reply, selectors, services, table_reply
-from .outcomes import POINTS_VALUES
+from .outcomes import OPPONENT_POINTS, POINTS_VALUES
+from .services.results import MAX_BONUS
 from .standings import league_standings
 
 
@@ -49,70 +52,70 @@ def _round(round_id):
 
 
 class MatchSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    a = serializers.IntegerField(source="hand_a.number", help_text="Entry number of the lower-numbered hand.")
-    b = serializers.IntegerField(source="hand_b.number")
-    player_a = serializers.CharField(source="hand_a.player.username")
-    player_b = serializers.CharField(source="hand_b.player.username")
-    points_a = serializers.IntegerField(allow_null=True)
-    points_b = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField()
-    decided_note = serializers.CharField()
+    id = Whole()
+    a = Whole(source="hand_a.number", help_text="Entry number of the lower-numbered hand.")
+    b = Whole(source="hand_b.number")
+    player_a = Text(source="hand_a.player.username")
+    player_b = Text(source="hand_b.player.username")
+    points_a = Whole(allow_null=True)
+    points_b = Whole(allow_null=True)
+    status = Text()
+    decided_note = Text()
 
 
 class ReportSerializer(serializers.Serializer):
-    id = serializers.IntegerField(read_only=True)
-    match = serializers.IntegerField(source="match_id", read_only=True)
-    reporter = serializers.CharField(source="reporter.username", read_only=True)
-    side = serializers.CharField(read_only=True, help_text='"a", "b", or "other" for a verification (6.3a).')
+    id = Whole(read_only=True)
+    match = Whole(source="match_id", read_only=True)
+    reporter = Text(source="reporter.username", read_only=True)
+    side = Text(read_only=True, help_text='"a", "b", or "other" for a verification (6.3a).')
     points_a = serializers.ChoiceField(choices=POINTS_VALUES)
     points_b = serializers.ChoiceField(choices=POINTS_VALUES)
-    comment = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
-    version = serializers.IntegerField(read_only=True)
+    comment = Text(required=False, allow_blank=True, default="", max_length=2000)
+    version = Whole(read_only=True)
     created_at = serializers.DateTimeField(read_only=True)
 
 
 class RowInputSerializer(serializers.Serializer):
-    row = serializers.CharField(max_length=2000, help_text='Your row, e.g. "3 | 6 0 X 2 4 | PT | Points".')
+    row = Text(max_length=2000, help_text='Your row, e.g. "3 | 6 0 X 2 4 | PT | Points".')
 
 
 class RowResultSerializer(serializers.Serializer):
     reports = ReportSerializer(many=True)
-    skipped = serializers.ListField(child=serializers.CharField())
+    skipped = serializers.ListField(child=Text())
 
 
 class PostedRowsInputSerializer(serializers.Serializer):
-    text = serializers.CharField(
+    text = Text(
         max_length=100_000,
         trim_whitespace=False,
         help_text="One or many forum posts as pasted, with players' rows in them (BBCode, prose are fine).",
     )
-    dry_run = serializers.BooleanField(
+    dry_run = Flag(
         required=False, default=False, help_text="Only preview: what would be imported, nothing saved."
     )
 
 
 class PostedRowSerializer(serializers.Serializer):
-    number = serializers.IntegerField(help_text="The hand's number: whose row it is.")
-    player = serializers.CharField()
-    reports = serializers.IntegerField(help_text="The row's known cells, each one report of its player.")
-    note = serializers.CharField(help_text="The player's note, kept as each report's comment.")
+    number = Whole(help_text="The hand's number: whose row it is.")
+    player = Text()
+    reports = Whole(help_text="The row's known cells, each one report of its player.")
+    note = Text(help_text="The player's note, kept as each report's comment.")
 
 
 class PostedRowsResultSerializer(serializers.Serializer):
     rows = PostedRowSerializer(many=True)
-    skipped = serializers.ListField(child=serializers.CharField(), help_text="Lines that are not rows.")
-    problems = serializers.ListField(child=serializers.CharField())
-    warnings = serializers.ListField(child=serializers.CharField())
+    skipped = serializers.ListField(child=Text(), help_text="Lines that are not rows.")
+    problems = serializers.ListField(child=Text())
+    warnings = serializers.ListField(child=Text())
 
 
 class ChallengeSerializer(serializers.Serializer):
-    id = serializers.IntegerField(read_only=True)
-    match = serializers.IntegerField(source="match_id", read_only=True)
-    challenger = serializers.CharField(source="challenger.username", read_only=True)
-    reason = serializers.CharField(max_length=2000)
-    state = serializers.CharField(read_only=True)
-    note = serializers.CharField(read_only=True)
+    id = Whole(read_only=True)
+    match = Whole(source="match_id", read_only=True)
+    challenger = Text(source="challenger.username", read_only=True)
+    reason = Text(max_length=2000)
+    state = Text(read_only=True)
+    note = Text(read_only=True)
     created_at = serializers.DateTimeField(read_only=True)
     resolved_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
@@ -121,65 +124,95 @@ class ResolveInputSerializer(serializers.Serializer):
     decision = serializers.ChoiceField(choices=services.DECISIONS)
     points_a = serializers.ChoiceField(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
     points_b = serializers.ChoiceField(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    note = Text(required=False, allow_blank=True, default="", max_length=2000)
 
 
 class ResultInputSerializer(serializers.Serializer):
     points_a = serializers.ChoiceField(choices=POINTS_VALUES)
     points_b = serializers.ChoiceField(choices=POINTS_VALUES)
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    note = Text(required=False, allow_blank=True, default="", max_length=2000)
+
+
+PAIRS = [(points, OPPONENT_POINTS[points]) for points in POINTS_VALUES]
+
+
+@refine("ReportRequest")
+@refine("ResultInputRequest")
+def _a_possible_result(schema):
+    """Only the five results a match can have (6-0, 4-1, 2-2, 1-4, 0-6), not any two scores."""
+    return {**schema, "oneOf": one_of_pairs(PAIRS)}
+
+
+@refine("ResolveInputRequest")
+def _upheld_with_a_result_or_rejected_with_a_note(schema):
+    upheld = {
+        "properties": {"decision": {"const": "upheld"}},
+        "required": ["decision", "points_a", "points_b"],
+        "oneOf": one_of_pairs(PAIRS),
+    }
+    rejected = {
+        "properties": {"decision": {"const": "rejected"}, "note": {"minLength": 1, "pattern": "\\S"}},
+        "required": ["decision", "note"],
+    }
+    return {**schema, "oneOf": [upheld, rejected]}
+
+
+@refine("BonusInputRequest")
+def _a_bonus_in_range(schema):
+    points = {**schema["properties"]["points"], "minimum": 1, "maximum": MAX_BONUS}
+    return {**schema, "properties": {**schema["properties"], "points": points}}
 
 
 class FinalizeInputSerializer(serializers.Serializer):
-    force = serializers.BooleanField(required=False, default=False)
+    force = Flag(required=False, default=False)
 
 
 class ReopenInputSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000)
+    reason = Text(max_length=2000)
 
 
 class BonusInputSerializer(serializers.Serializer):
-    player = serializers.CharField(
+    player = Text(
         max_length=150,
         help_text="The player's username; their forum name (any case) is accepted when it names one person.",
     )
-    points = serializers.IntegerField()
-    reason = serializers.CharField(max_length=2000)
+    points = Whole()
+    reason = Text(max_length=2000)
 
 
 class BonusSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    round = serializers.IntegerField(source="round_id")
-    player = serializers.CharField(source="player.username")
-    points = serializers.IntegerField()
-    reason = serializers.CharField()
-    awarded_by = serializers.CharField(source="awarded_by.username")
+    id = Whole()
+    round = Whole(source="round_id")
+    player = Text(source="player.username")
+    points = Whole()
+    reason = Text()
+    awarded_by = Text(source="awarded_by.username")
     created_at = serializers.DateTimeField()
-    withdrawn = serializers.BooleanField(help_text="A withdrawn award stays on record but counts nowhere.")
+    withdrawn = Flag(help_text="A withdrawn award stays on record but counts nowhere.")
     withdrawn_at = serializers.DateTimeField(allow_null=True)
-    withdrawn_by = serializers.CharField(source="withdrawn_by.username", allow_null=True, default=None)
-    withdrawal_reason = serializers.CharField()
+    withdrawn_by = Text(source="withdrawn_by.username", allow_null=True, default=None)
+    withdrawal_reason = Text()
 
 
 class BonusWithdrawalInputSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000)
+    reason = Text(max_length=2000)
 
 
 class StandingSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    player = serializers.CharField(source="player.username")
-    player_name = serializers.CharField(source="name")
-    league_points = serializers.IntegerField(help_text="The total, bonus included.")
-    bonus_points = serializers.IntegerField()
+    rank = Whole()
+    player = Text(source="player.username")
+    player_name = Text(source="name")
+    league_points = Whole(help_text="The total, bonus included.")
+    bonus_points = Whole()
     rounds = serializers.SerializerMethodField(help_text="Round id -> League points (0: not played).")
     played = serializers.SerializerMethodField()
-    tiebreak_points = serializers.IntegerField(
+    tiebreak_points = Whole(
         allow_null=True,
         help_text="League points in the final tie-break rounds (5.3a), summed; null when the player has "
         "none. The tie-break rounds rank the players tied for first, in order: the first decides, then "
         "the next.",
     )
-    winner = serializers.BooleanField(
+    winner = Flag(
         help_text="The league's winner, or one of its joint winners: declared by a moderator, or given by "
         "the standings (sole leader, leader after the tie-break rounds, or still level after the last "
         "allowed)."
@@ -193,17 +226,17 @@ class StandingSerializer(serializers.Serializer):
 
 
 class TableRowSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    player = serializers.CharField(source="hand.player.username")
-    player_name = serializers.CharField(source="player")
-    hand_name = serializers.CharField()
+    number = Whole()
+    player = Text(source="hand.player.username")
+    player_name = Text(source="player")
+    hand_name = Text()
     cells = serializers.SerializerMethodField()
-    points = serializers.IntegerField()
-    league_points = serializers.IntegerField(
+    points = Whole()
+    league_points = Whole(
         help_text="The round's League points (rule 5.2), before bonus; the standings' total adds bonus."
     )
-    bonus_points = serializers.IntegerField(help_text="Bonus League points awarded in this round (6.2, 7.7).")
-    rank = serializers.IntegerField()
+    bonus_points = Whole(help_text="Bonus League points awarded in this round (6.2, 7.7).")
+    rank = Whole()
 
     def get_cells(self, row) -> dict[str, int | None]:
         return row.points_by_opponent
@@ -228,6 +261,7 @@ class RoundMatchesView(APIView):
             return _answer(error)
 
 
+@may_conflict
 class MatchReportsView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -245,6 +279,7 @@ class MatchReportsView(APIView):
         return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
 
+@may_conflict
 class RoundRowsView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -263,6 +298,7 @@ class RoundRowsView(APIView):
         return Response(RowResultSerializer(outcome).data, status=status.HTTP_201_CREATED)
 
 
+@may_conflict
 class RoundPostedRowsView(APIView):
     """A moderator imports players' rows posted on the forum: each row is its player's report."""
 
@@ -292,6 +328,7 @@ class RoundPostedRowsView(APIView):
         return Response(PostedRowsResultSerializer(result).data, status=answer)
 
 
+@may_conflict
 class MatchChallengesView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -309,6 +346,7 @@ class MatchChallengesView(APIView):
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
 
+@may_conflict
 class ChallengeResolveView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -325,6 +363,7 @@ class ChallengeResolveView(APIView):
         return Response(ChallengeSerializer(challenge).data)
 
 
+@may_conflict
 class MatchResultView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -340,6 +379,7 @@ class MatchResultView(APIView):
         return Response(MatchSerializer(match).data)
 
 
+@may_conflict
 class RoundFinalizeView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -355,6 +395,7 @@ class RoundFinalizeView(APIView):
         return Response(TableRowSerializer(table.by_rank, many=True).data)
 
 
+@may_conflict
 class RoundReopenView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -401,6 +442,7 @@ class RoundTableProgressView(APIView):
         )
 
 
+@may_conflict
 class RoundBonusView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -422,14 +464,27 @@ class RoundBonusView(APIView):
         return Response(BonusSerializer(award).data, status=status.HTTP_201_CREATED)
 
 
+@may_conflict
 class RoundBonusAwardView(APIView):
     """One bonus award of a round: DELETE withdraws it (with a reason); the award stays on record."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=BonusWithdrawalInputSerializer, responses={200: BonusSerializer})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "reason",
+                {"type": "string", "minLength": 1, "maxLength": 2000},
+                required=True,
+                description='Why the bonus is withdrawn (or `{"reason"}` as the body).',
+            )
+        ],
+        responses={200: BonusSerializer},
+    )
     def delete(self, request, round_id, award_id):
-        incoming = BonusWithdrawalInputSerializer(data=request.data)
+        # A DELETE with a body is not sent by every client: the reason may come as ?reason= too.
+        given = request.data if request.data else {"reason": request.query_params.get("reason", "")}
+        incoming = BonusWithdrawalInputSerializer(data=given)
         try:
             services.scoring_round(round_id)
             incoming.is_valid(raise_exception=True)
@@ -479,6 +534,7 @@ class RoundExportView(APIView):
         return download(text, round_filename(round_, "results", "bbcode"), BBCODE)
 
 
+@may_conflict
 class LeagueTiebreakView(APIView):
     """POST /api/leagues/{id}/tiebreak/ (rule 5.3a): the body of POST /api/rounds/ (its `league` aside; every
     field optional: "Tie-break n", 5 cards, a week) → 201 an open round only the players tied for first may

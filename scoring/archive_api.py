@@ -11,6 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.services import is_moderator
+from phm.api_fields import Flag, Text, Whole
+from phm.schema import may_conflict
 from rounds.models import League, Round
 from rounds.services.leagues import can_manage_league
 
@@ -25,31 +27,27 @@ MAX_TABLE = 200_000
 class ArchiveRoundSerializer(serializers.Serializer):
     """The moderator's corrections: any field given replaces what the post says."""
 
-    code = serializers.CharField(required=False, allow_blank=True, max_length=20)
-    title = serializers.CharField(required=False, allow_blank=True, max_length=500)
-    hand_size = serializers.IntegerField(required=False, allow_null=True)
-    land_rule = serializers.CharField(required=False, allow_blank=True, max_length=40)
-    extra_banned = serializers.ListField(
-        child=serializers.CharField(max_length=200), required=False, max_length=200
-    )
-    format_rule = serializers.CharField(required=False, allow_blank=True, max_length=20_000)
-    deadline = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=60)
-    commentary = serializers.CharField(required=False, allow_blank=True, max_length=20_000)
+    code = Text(required=False, allow_blank=True, max_length=20)
+    title = Text(required=False, allow_blank=True, max_length=500)
+    hand_size = Whole(required=False, allow_null=True)
+    land_rule = Text(required=False, allow_blank=True, max_length=40)
+    extra_banned = serializers.ListField(child=Text(max_length=200), required=False, max_length=200)
+    format_rule = Text(required=False, allow_blank=True, max_length=20_000)
+    deadline = Text(required=False, allow_blank=True, allow_null=True, max_length=60)
+    commentary = Text(required=False, allow_blank=True, max_length=20_000)
 
 
 class ArchiveInputSerializer(serializers.Serializer):
-    league = serializers.IntegerField()
-    post = serializers.CharField(max_length=MAX_POST, trim_whitespace=False)
-    table = serializers.CharField(
-        required=False, allow_blank=True, max_length=MAX_TABLE, trim_whitespace=False
-    )
+    league = Whole()
+    post = Text(max_length=MAX_POST, trim_whitespace=False)
+    table = Text(required=False, allow_blank=True, max_length=MAX_TABLE, trim_whitespace=False)
     round = ArchiveRoundSerializer(required=False)
     players = serializers.DictField(
-        child=serializers.CharField(allow_blank=True, allow_null=True, max_length=150),
+        child=Text(allow_blank=True, allow_null=True, max_length=150),
         required=False,
         help_text='{posted name: username to use, or "" for a new account}',
     )
-    counts_in_standings = serializers.BooleanField(required=False, allow_null=True, default=None)
+    counts_in_standings = Flag(required=False, allow_null=True, default=None)
 
     def service_arguments(self):
         data = self.validated_data
@@ -89,6 +87,7 @@ class ArchivePreviewView(APIView):
         return Response(result.as_dict())
 
 
+@may_conflict
 class ArchiveImportView(APIView):
     """201 `{"round": id}` when imported; 400 with the preview and its problems; 409 when already imported."""
 
@@ -124,10 +123,11 @@ class ArchiveImportView(APIView):
 
 
 class CorrectionInputSerializer(serializers.Serializer):
-    post = serializers.CharField(max_length=100_000, trim_whitespace=False)
-    dry_run = serializers.BooleanField(required=False, default=False)
+    post = Text(max_length=100_000, trim_whitespace=False)
+    dry_run = Flag(required=False, default=False)
 
 
+@may_conflict
 class RoundCorrectionView(APIView):
     """POST /api/rounds/{id}/corrections/: a correction reply applied to an imported round (moderators of its
     league): 200 the preview with `dry_run`, 201 applied; 400 with the problems; 409 for a round played

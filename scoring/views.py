@@ -361,6 +361,8 @@ def _own_interest(user, round_):
         "finalize_refusal": services.round_power_refusal(user, round_, "finalize") if plays else "",
         "reopen_refusal": services.round_power_refusal(user, round_, "reopen") if plays else "",
         "withdraw_refusal": services.bonus_withdrawal_refusal(user, round_) if plays else "",
+        "award_refusal": services.bonus_refusal(user, round_) if plays else "",
+        "rows_refusal": services.posted_rows_refusal(user, round_) if plays else "",
     }
     return {**refusals, "plays": plays, "plays_alone": plays and not any(refusals.values())}
 

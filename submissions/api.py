@@ -13,7 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from phm.api import Conflict
+from phm.api_fields import Flag, Text, Whole
 from phm.pagination import page_of, page_parameters, with_page_headers
+from phm.schema import may_conflict, refine
 from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card
 
@@ -24,14 +26,14 @@ from .models import HandVersion
 class HandInputSerializer(serializers.Serializer):
     """Types only: `cards` (a list of names) or `list` (forum text, `Card / Card / Card`)."""
 
-    name = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    name = Text(required=False, allow_blank=True, default="", max_length=500)
     cards = serializers.ListField(
-        child=serializers.CharField(allow_blank=True, max_length=500, trim_whitespace=False),
+        child=Text(allow_blank=True, max_length=500, trim_whitespace=False),
         required=False,
         max_length=services.MAX_CARD_INPUTS,
     )
-    list = serializers.CharField(required=False, allow_blank=True, max_length=5000)
-    attest = serializers.BooleanField(
+    list = Text(required=False, allow_blank=True, max_length=5000)
+    attest = Flag(
         required=False,
         default=False,
         help_text="True: you attest the rules this round asks (3.1, 7.5b, 7.6a); required when it asks any.",
@@ -55,21 +57,27 @@ class HandInputSerializer(serializers.Serializer):
         return parse_hand_list(self.validated_data["list"], is_card=is_known_card)
 
 
+@refine("HandInputRequest")
+def _cards_or_list(schema):
+    """The hand as `cards` or as `list` (one of them at least)."""
+    return {**schema, "anyOf": [{"required": ["cards"]}, {"required": ["list"]}]}
+
+
 class MyHandSerializer(serializers.Serializer):
-    round = serializers.IntegerField(source="hand.round_id")
-    player = serializers.CharField(source="hand.player.username")
-    name = serializers.CharField(source="hand.name")
-    cards = serializers.ListField(source="version.cards", child=serializers.CharField())
-    commitment = serializers.CharField(source="version.commitment")
+    round = Whole(source="hand.round_id")
+    player = Text(source="hand.player.username")
+    name = Text(source="hand.name")
+    cards = serializers.ListField(source="version.cards", child=Text())
+    commitment = Text(source="version.commitment")
     decisions = serializers.DictField(source="version.decisions")
-    attested = serializers.ListField(source="version.attested", child=serializers.CharField())
+    attested = serializers.ListField(source="version.attested", child=Text())
     submitted_at = serializers.DateTimeField(source="version.submitted_at")
-    version = serializers.IntegerField(source="version.number")
-    status = serializers.CharField(source="hand.status")
-    flagged = serializers.BooleanField(source="hand.flagged")
-    flag_message = serializers.CharField(source="hand.flag_message")
-    notice = serializers.CharField(source="hand.notice")
-    replaced = serializers.CharField(
+    version = Whole(source="version.number")
+    status = Text(source="hand.status")
+    flagged = Flag(source="hand.flagged")
+    flag_message = Text(source="hand.flag_message")
+    notice = Text(source="hand.notice")
+    replaced = Text(
         source="version.changes_note",
         allow_null=True,
         help_text="Rule 4.2a: what the moderator's similar hand removed or replaced; empty otherwise.",
@@ -78,21 +86,21 @@ class MyHandSerializer(serializers.Serializer):
 
 
 class RevealedHandSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    number = serializers.IntegerField(source="display_number")
-    player = serializers.CharField(source="player.username")
-    name = serializers.CharField()
-    cards = serializers.ListField(source="current_version.cards", child=serializers.CharField())
+    id = Whole()
+    number = Whole(source="display_number")
+    player = Text(source="player.username")
+    name = Text()
+    cards = serializers.ListField(source="current_version.cards", child=Text())
     decisions = serializers.DictField(source="current_version.decisions")
-    commitment = serializers.CharField(
+    commitment = Text(
         source="committed_version.commitment",
         allow_null=True,
         help_text="The commitment of the player's own last version — never of a version a moderator made "
         "(a similar hand, 4.2a): that is what the player committed to, and what the nonce verifies.",
     )
     nonce = serializers.SerializerMethodField()
-    status = serializers.CharField()
-    notice = serializers.CharField()
+    status = Text()
+    notice = Text()
     committed_text = serializers.SerializerMethodField()
     replaced = serializers.SerializerMethodField(
         help_text="Rule 4.2a: the moderator's note of the cards their similar hand removed or replaced; null "
@@ -101,7 +109,7 @@ class RevealedHandSerializer(serializers.Serializer):
     card_changes = serializers.SerializerMethodField(
         help_text='{"removed": [names], "replaced": [{"card", "by"}], "added": [names]}, or null.'
     )
-    decided_by_player = serializers.BooleanField(
+    decided_by_player = Flag(
         read_only=True,
         help_text="A moderator who plays in this round reviewed this hand (flag, notice, rename, disqualify "
         "or replace): allowed only where nobody else can manage the league, and shown publicly.",
@@ -195,6 +203,7 @@ def _error_response(error):
     raise Conflict(str(error)) from error
 
 
+@may_conflict
 class MyHandView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -237,6 +246,7 @@ class RoundHandsView(APIView):
         parameters=page_parameters(HANDS_PAGE, HANDS_MAX_PAGE),
         description="The round's hands in entry order, a page at a time (docs/api.md: Pages of a list).",
     )
+    @may_conflict  # a moderator of the league who has not declared they will not play (POST …/preview/)
     def get(self, request, round_id):
         now = timezone.now()
         try:
@@ -255,14 +265,15 @@ class RoundHandsView(APIView):
 
 
 class PreviewSerializer(serializers.Serializer):
-    round = serializers.IntegerField()
-    moderator = serializers.CharField()
+    round = Whole()
+    moderator = Text()
     declared_at = serializers.DateTimeField(
         allow_null=True, help_text="Null past the deadline: nothing to declare."
     )
-    plays = serializers.BooleanField(help_text="Always false: a moderator who saw the hands may not play.")
+    plays = Flag(help_text="Always false: a moderator who saw the hands may not play.")
 
 
+@may_conflict
 class RoundPreviewView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -287,13 +298,33 @@ class RoundPreviewView(APIView):
 
 class ReviewInputSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=services.REVIEW_ACTIONS)
-    message = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    message = Text(required=False, allow_blank=True, default="", max_length=2000)
     cards = serializers.ListField(
-        child=serializers.CharField(max_length=500), required=False, max_length=services.MAX_CARD_INPUTS
+        child=Text(max_length=500), required=False, max_length=services.MAX_CARD_INPUTS
     )
-    name = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    name = Text(required=False, allow_blank=True, default="", max_length=500)
 
 
+@may_conflict
+@refine("ReviewInputRequest")
+def _what_each_action_needs(schema):
+    """A flag says what is wrong, a rename gives the name, a replacement its cards; the rest need nothing."""
+
+    def action(kind, needed=None, schema=None):
+        properties = {"action": {"const": kind}, **({needed: schema} if needed else {})}
+        return {"properties": properties, "required": ["action", *([needed] if needed else [])]}
+
+    nonblank = {"minLength": 1, "pattern": "\\S"}
+    needs = [
+        action("flag", "message", nonblank),
+        action("rename", "name", nonblank),
+        action("replace", "cards", {"minItems": 1}),
+        *(action(kind) for kind in services.REVIEW_ACTIONS if kind not in ("flag", "rename", "replace")),
+    ]
+    return {**schema, "oneOf": needs}
+
+
+@may_conflict
 class HandReviewView(APIView):
     permission_classes = [IsAuthenticated]
 

@@ -27,6 +27,16 @@ def _plain_static_storage(settings):
 
 
 @pytest.fixture(autouse=True)
+def _quick_password_hashing(settings):
+    """Most tests make accounts, and the production hasher costs about half a second a password by design:
+    tests hash with MD5 (a stored PBKDF2 hash still checks). A test of the real cost sets PASSWORD_HASHERS."""
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
+
+
+@pytest.fixture(autouse=True)
 def _fresh_request_limits():
     """Each test starts with no request counted against the request limits (phm.limits counts in the cache,
     which outlives a test): a test that makes more requests than a limit allows sets the limit itself."""

@@ -10,6 +10,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from phm.api import Conflict
+from phm.api_fields import Flag, Text, Whole
+from phm.schema import may_conflict, refine
 
 from . import selectors, services
 from .models import EVENTS, Webhook
@@ -34,12 +36,12 @@ ERRORS = (
 
 
 class DeliverySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    event = serializers.CharField()
+    id = Whole()
+    event = Text()
     state = serializers.ChoiceField(choices=["pending", "sent", "failed"])
-    status_code = serializers.IntegerField(source="last_status_code", allow_null=True)
-    attempts = serializers.IntegerField()
-    error = serializers.CharField(
+    status_code = Whole(source="last_status_code", allow_null=True)
+    attempts = Whole()
+    error = Text(
         source="last_error",
         help_text=(
             'Empty, or "delivery failed (HTTP <status>)", "delivery failed (timeout)", "delivery failed '
@@ -52,16 +54,16 @@ class DeliverySerializer(serializers.Serializer):
 
 
 class WebhookSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    league = serializers.IntegerField(source="league_id")
+    id = Whole()
+    league = Whole(source="league_id")
     kind = serializers.ChoiceField(choices=Webhook.Kind.values)
-    url = serializers.CharField(
+    url = Text(
         source="url_display", help_text="Its last path segment shortened (a Discord URL ends with its token)."
     )
     events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS))
-    secret_hint = serializers.CharField(help_text="The secret's last four characters (JSON webhooks).")
-    active = serializers.BooleanField()
-    created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
+    secret_hint = Text(help_text="The secret's last four characters (JSON webhooks).")
+    active = Flag()
+    created_by = Text(source="created_by.username", allow_null=True, default=None)
     created_at = serializers.DateTimeField()
     deliveries = DeliverySerializer(
         source="last_deliveries", many=True, help_text="The last 10 deliveries, newest first."
@@ -69,21 +71,29 @@ class WebhookSerializer(serializers.Serializer):
 
 
 class WebhookCreatedSerializer(WebhookSerializer):
-    url = serializers.CharField()
-    secret = serializers.CharField(
+    url = Text()
+    secret = Text(
         help_text="The HMAC key of X-PHM-Signature, in full: shown in this answer only. Empty for Discord."
     )
 
 
 class WebhookInputSerializer(serializers.Serializer):
-    url = serializers.CharField(max_length=2000, trim_whitespace=True)
+    url = Text(max_length=2000, trim_whitespace=True)
     kind = serializers.ChoiceField(choices=Webhook.Kind.values)
-    events = serializers.ListField(child=serializers.CharField(max_length=30), max_length=10)
-    secret = serializers.CharField(
+    events = serializers.ListField(child=Text(max_length=30), max_length=10)
+    secret = Text(
         required=False, allow_blank=True, max_length=200, help_text="JSON webhooks; generated when left out."
     )
 
 
+@refine("WebhookInputRequest")
+def _known_events(schema):
+    """At least one event, each one the site sends."""
+    events = {**schema["properties"]["events"], "minItems": 1, "items": {"enum": list(EVENTS)}}
+    return {**schema, "properties": {**schema["properties"], "events": events}}
+
+
+@may_conflict
 class LeagueWebhooksView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -125,6 +135,7 @@ class LeagueWebhooksView(APIView):
         return Response(data, status=status.HTTP_201_CREATED)
 
 
+@may_conflict
 class WebhookView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -137,6 +148,7 @@ class WebhookView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@may_conflict
 class WebhookTestView(APIView):
     permission_classes = [IsAuthenticated]
 

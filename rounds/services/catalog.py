@@ -80,7 +80,15 @@ def remove_banned_card(entry, *, by, note=""):
 
 
 class AcceptCardError(ValueError):
-    pass
+    """The card cannot be accepted (400), or one of the cases below."""
+
+
+class AcceptCardConflict(AcceptCardError):
+    """The round's state stands in the way: it is final, or the card is accepted already (409)."""
+
+
+class AcceptedCardNotFound(AcceptCardError):
+    """No such accepted card in the round (404)."""
 
 
 def _catalog_card_problem(round_, card_ref):
@@ -161,9 +169,11 @@ def accept_unknown_card(round_, *, name, by, reason):
     round_ = lock_round(round_.pk)
     _check_card_power(round_, by)
     if round_.state == "final":
-        raise AcceptCardError("This round is final: its cards are settled.")
+        raise AcceptCardConflict("This round is final: its cards are settled.")
     name = accepted_card_name(name)
     reason = (reason or "").strip()
+    if name and AcceptedCard.objects.filter(round=round_, normalized_name=normalize_name(name)).exists():
+        raise AcceptCardConflict(f"{name} was already accepted for this round.")
     problem = accept_card_problem(round_, name)
     if problem:
         raise AcceptCardError(problem)
@@ -186,10 +196,10 @@ def withdraw_accepted_card(round_, *, card_id, by):
     round_ = lock_round(round_.pk)
     _check_card_power(round_, by)
     if round_.state == "final":
-        raise AcceptCardError("This round is final: its cards are settled.")
+        raise AcceptCardConflict("This round is final: its cards are settled.")
     accepted = AcceptedCard.objects.filter(round=round_, pk=card_id).first()
     if accepted is None:
-        raise AcceptCardError("No such accepted card in this round.")
+        raise AcceptedCardNotFound("No such accepted card in this round.")
     accepted.delete()
     log_action(round_, "round.card_withdrawn", actor=by, before={"card": accepted.name})
     return accepted

@@ -19,11 +19,18 @@ from .finalization import (
     round_power_refusal,
 )
 from .league import add_tiebreak_round, declare_winners, managed_league, settle_computed_winners
-from .posted_rows import PostedRow, PostedRowsResult, import_posted_rows, posted_rows_round
+from .posted_rows import (
+    PostedRow,
+    PostedRowsResult,
+    import_posted_rows,
+    posted_rows_refusal,
+    posted_rows_round,
+)
 from .results import (
     DECISIONS,
     RowReport,
     award_bonus,
+    bonus_refusal,
     bonus_withdrawal_refusal,
     challenge_match,
     own_match_refusal,
@@ -80,6 +87,7 @@ __all__ = [
     "TallyLine",
     "add_tiebreak_round",
     "award_bonus",
+    "bonus_refusal",
     "bonus_withdrawal_refusal",
     "build_in_steps",
     "build_match_table",
@@ -100,6 +108,7 @@ __all__ = [
     "own_match_refusal",
     "plays_in",
     "points_by_hand",
+    "posted_rows_refusal",
     "posted_rows_round",
     "queue_build",
     "rederive_matches",

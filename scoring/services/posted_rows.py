@@ -30,6 +30,7 @@ from .results import (
     MAX_TEXT,
     _require_moderator,
     numbered_hands,
+    plays_in,
     report_cells,
     revealed_round_table,
     row_cells,
@@ -95,7 +96,7 @@ def import_posted_rows(*, actor, round_id, text, dry_run=False, now=None):
         raise ScoringConflict(f"Round {round_.code} has no numbered hands, so no row can be imported.")
     result = PostedRowsResult(dry_run=dry_run)
     parsed_rows = _read_rows(result, text, hands)
-    _check_own_interest(result, actor, round_, hands)
+    _check_own_interest(result, actor, round_)
     if not result.rows:
         found = " ".join(result.problems)
         raise ScoringInputError(
@@ -169,19 +170,26 @@ def _read_rows(result, text, hands):
     return {number: row for number, (_, row) in found.items()}
 
 
-def _check_own_interest(result, actor, round_, hands):
-    """Rows typed in by a moderator who plays in the round are results in their own interest (their own match,
-    or a rival's): a problem while someone else can manage the league, who is named (rounds.permissions, as
-    for setting a result)."""
-    if not any(hand.player_id == actor.pk for hand in hands.values()):
-        return
+def posted_rows_refusal(actor, round_) -> str:
+    """Why `actor` may not enter the round's players' rows, or "": rows typed in by a moderator who plays in
+    the round are results in their own interest (their own match, or a rival's), refused while someone else
+    can manage the league, who is named (rounds.permissions, as for setting a result). Where nobody else can,
+    its only moderator may (README: "never self-serving")."""
+    if not plays_in(actor, round_.pk):
+        return ""
     others = others_who_can_manage(round_.league, actor)
     if not others:
-        return  # nobody else can manage the league: its only moderator may (README: "never self-serving")
-    result.problems.append(
+        return ""
+    return (
         "You play in this round, so you cannot enter its players' rows: its results are yours to win too. "
         f"Ask another moderator of this league ({others}) to import them."
     )
+
+
+def _check_own_interest(result, actor, round_):
+    refusal = posted_rows_refusal(actor, round_)
+    if refusal:
+        result.problems.append(refusal)
 
 
 def _posted_row(result, line_number, row, hands):

@@ -93,10 +93,10 @@ def own_match_refusal(actor, match) -> str:
     return ""
 
 
-def bonus_refusal(actor, round_, player) -> str:
-    """Why `actor` may not award `player` bonus points in the round, or "": they play in it (the bonus is
-    their own, or moves a rival) and someone else can manage the league."""
-    if player.pk == actor.pk:
+def bonus_refusal(actor, round_, player=None) -> str:
+    """Why `actor` may not award `player` (anyone, without one) bonus points in the round, or "": they play
+    in it (the bonus is their own, or moves a rival) and someone else can manage the league."""
+    if player is not None and player.pk == actor.pk:
         return own_interest_refusal(actor, round_.league, what="award bonus points to yourself")
     if plays_in(actor, round_.pk):
         return own_interest_refusal(

@@ -1,0 +1,65 @@
+"""Serializer fields that take a JSON value only as the type the schema gives it.
+
+DRF's fields coerce: CharField turns a number into its text (`{"reason": 0}` becomes `"0"`), BooleanField
+takes `0`, `"yes"` and `"on"`, IntegerField takes `"5"`, `5.0` and `true`. A request the schema calls wrong
+would be taken; `Text`, `Flag` and `Whole` refuse it with 400 like any bad field. A body sent as an HTML form
+holds only text, so there the text forms are still read as DRF reads them.
+
+`Id` is a row's id: a whole number the database can hold (a larger one would end in an overflow, not a
+400)."""
+
+from django.db import models
+from django.http import QueryDict
+from rest_framework import serializers
+
+
+def _from_form(field) -> bool:
+    """Whether the body being read came as an HTML form (every value text) rather than as JSON."""
+    return isinstance(getattr(field.root, "initial_data", None), QueryDict)
+
+
+class Text(serializers.CharField):
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class Flag(serializers.BooleanField):
+    def to_internal_value(self, data):
+        if not isinstance(data, bool) and not _from_form(self):
+            self.fail("invalid", input=data)
+        return super().to_internal_value(data)
+
+
+class Whole(serializers.IntegerField):
+    def to_internal_value(self, data):
+        if (isinstance(data, bool) or not isinstance(data, int)) and not _from_form(self):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+# The largest id a 64-bit primary key (DEFAULT_AUTO_FIELD = BigAutoField) holds.
+MAX_ID = 2**63 - 1
+
+
+class Id(Whole):
+    def __init__(self, **kwargs):
+        super().__init__(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+class StrictModelSerializer(serializers.ModelSerializer):
+    """A ModelSerializer whose text, boolean and integer model fields are read by the fields above."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.CharField: Text,
+        models.TextField: Text,
+        models.BooleanField: Flag,
+        models.IntegerField: Whole,
+        models.SmallIntegerField: Whole,
+        models.BigIntegerField: Whole,
+        models.PositiveIntegerField: Whole,
+        models.PositiveSmallIntegerField: Whole,
+        models.PositiveBigIntegerField: Whole,
+    }
