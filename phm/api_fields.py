@@ -1,8 +1,9 @@
 """Serializer fields that take a JSON value only as the type the schema gives it.
 
 DRF's fields coerce: CharField turns a number into its text (`{"reason": 0}` becomes `"0"`), BooleanField
-takes `0`, `"yes"` and `"on"`, IntegerField takes `"5"`, `5.0` and `true`. A request the schema calls wrong
-would be taken; `Text`, `Flag` and `Whole` refuse it with 400 like any bad field. A body sent as an HTML form
+takes `0`, `"yes"` and `"on"`, IntegerField takes `"5"`, `5.0` and `true`, ChoiceField `"6"` for 6 and `true`
+for 1. A request the schema calls wrong would be taken; `Text`, `Flag`, `Whole` and `Choice` refuse it with
+400 like any bad field. A body sent as an HTML form
 holds only text, so there the text forms are still read as DRF reads them.
 
 `Id` is a row's id: a whole number the database can hold (a larger one would end in an overflow, not a
@@ -41,6 +42,14 @@ class Whole(serializers.IntegerField):
 
 # The largest id a 64-bit primary key (DEFAULT_AUTO_FIELD = BigAutoField) holds.
 MAX_ID = 2**63 - 1
+
+
+class Choice(serializers.ChoiceField):
+    def to_internal_value(self, data):
+        exact = any(type(data) is type(choice) and data == choice for choice in self.choices)
+        if not exact and not (data == "" and self.allow_blank) and not _from_form(self):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
 
 
 class Id(Whole):

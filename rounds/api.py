@@ -9,7 +9,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from phm.api_fields import Text
+from phm.api_fields import Choice, Text
 from phm.query import whole_number_parameter
 
 from . import services
@@ -42,7 +42,7 @@ class ResolvedCardSerializer(CardSummarySerializer):
 
 class ResolutionSerializer(serializers.Serializer):
     input = Text()
-    status = serializers.ChoiceField(choices=["exact", "normalized", "fuzzy", "unknown"])
+    status = Choice(choices=["exact", "normalized", "fuzzy", "unknown"])
     card = ResolvedCardSerializer(allow_null=True)
     suggestions = serializers.ListField(child=Text())
     scores = serializers.ListField(

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from accounts.services import is_moderator
 from phm.api import Conflict
-from phm.api_fields import Flag, StrictModelSerializer, Text, Whole
+from phm.api_fields import Choice, Flag, StrictModelSerializer, Text, Whole
 from phm.pagination import page_of, page_parameters, with_page_headers
 from phm.schema import may_conflict, refine
 
@@ -121,8 +121,8 @@ class RoundInputSerializer(serializers.Serializer):
     league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
     title = Text(max_length=200)
     hand_size = Whole()
-    hand_size_mode = serializers.ChoiceField(choices=HandSizeMode.values, default=HandSizeMode.EXACTLY)
-    land_rule = serializers.ChoiceField(choices=LandRule.values, default=LandRule.NONE)
+    hand_size_mode = Choice(choices=HandSizeMode.values, default=HandSizeMode.EXACTLY)
+    land_rule = Choice(choices=LandRule.values, default=LandRule.NONE)
     life_rule = Flag(default=False)
     backbuild = Flag(default=False)
     backbuild_hands = Text(default="", allow_blank=True)

@@ -11,7 +11,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from phm.api_fields import Flag, Text, Whole
+from phm.api_fields import Choice, Flag, Text, Whole
 from phm.downloads import BBCODE, CSV, download, round_filename
 from phm.pagination import page_of, page_parameters, with_page_headers
 from phm.schema import may_conflict, one_of_pairs, refine
@@ -68,8 +68,8 @@ class ReportSerializer(serializers.Serializer):
     match = Whole(source="match_id", read_only=True)
     reporter = Text(source="reporter.username", read_only=True)
     side = Text(read_only=True, help_text='"a", "b", or "other" for a verification (6.3a).')
-    points_a = serializers.ChoiceField(choices=POINTS_VALUES)
-    points_b = serializers.ChoiceField(choices=POINTS_VALUES)
+    points_a = Choice(choices=POINTS_VALUES)
+    points_b = Choice(choices=POINTS_VALUES)
     comment = Text(required=False, allow_blank=True, default="", max_length=2000)
     version = Whole(read_only=True)
     created_at = serializers.DateTimeField(read_only=True)
@@ -121,15 +121,15 @@ class ChallengeSerializer(serializers.Serializer):
 
 
 class ResolveInputSerializer(serializers.Serializer):
-    decision = serializers.ChoiceField(choices=services.DECISIONS)
-    points_a = serializers.ChoiceField(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
-    points_b = serializers.ChoiceField(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
+    decision = Choice(choices=services.DECISIONS)
+    points_a = Choice(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
+    points_b = Choice(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
     note = Text(required=False, allow_blank=True, default="", max_length=2000)
 
 
 class ResultInputSerializer(serializers.Serializer):
-    points_a = serializers.ChoiceField(choices=POINTS_VALUES)
-    points_b = serializers.ChoiceField(choices=POINTS_VALUES)
+    points_a = Choice(choices=POINTS_VALUES)
+    points_b = Choice(choices=POINTS_VALUES)
     note = Text(required=False, allow_blank=True, default="", max_length=2000)
 
 

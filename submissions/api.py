@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from phm.api import Conflict
-from phm.api_fields import Flag, Text, Whole
+from phm.api_fields import Choice, Flag, Text, Whole
 from phm.pagination import page_of, page_parameters, with_page_headers
 from phm.schema import may_conflict, refine
 from rounds.catalog.handlist import parse_hand_list
@@ -297,7 +297,7 @@ class RoundPreviewView(APIView):
 
 
 class ReviewInputSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=services.REVIEW_ACTIONS)
+    action = Choice(choices=services.REVIEW_ACTIONS)
     message = Text(required=False, allow_blank=True, default="", max_length=2000)
     cards = serializers.ListField(
         child=Text(max_length=500), required=False, max_length=services.MAX_CARD_INPUTS

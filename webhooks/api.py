@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from phm.api import Conflict
-from phm.api_fields import Flag, Text, Whole
+from phm.api_fields import Choice, Flag, Text, Whole
 from phm.schema import may_conflict, refine
 
 from . import selectors, services
@@ -38,7 +38,7 @@ ERRORS = (
 class DeliverySerializer(serializers.Serializer):
     id = Whole()
     event = Text()
-    state = serializers.ChoiceField(choices=["pending", "sent", "failed"])
+    state = Choice(choices=["pending", "sent", "failed"])
     status_code = Whole(source="last_status_code", allow_null=True)
     attempts = Whole()
     error = Text(
@@ -56,11 +56,11 @@ class DeliverySerializer(serializers.Serializer):
 class WebhookSerializer(serializers.Serializer):
     id = Whole()
     league = Whole(source="league_id")
-    kind = serializers.ChoiceField(choices=Webhook.Kind.values)
+    kind = Choice(choices=Webhook.Kind.values)
     url = Text(
         source="url_display", help_text="Its last path segment shortened (a Discord URL ends with its token)."
     )
-    events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS))
+    events = serializers.ListField(child=Choice(choices=EVENTS))
     secret_hint = Text(help_text="The secret's last four characters (JSON webhooks).")
     active = Flag()
     created_by = Text(source="created_by.username", allow_null=True, default=None)
@@ -79,7 +79,7 @@ class WebhookCreatedSerializer(WebhookSerializer):
 
 class WebhookInputSerializer(serializers.Serializer):
     url = Text(max_length=2000, trim_whitespace=True)
-    kind = serializers.ChoiceField(choices=Webhook.Kind.values)
+    kind = Choice(choices=Webhook.Kind.values)
     events = serializers.ListField(child=Text(max_length=30), max_length=10)
     secret = Text(
         required=False, allow_blank=True, max_length=200, help_text="JSON webhooks; generated when left out."

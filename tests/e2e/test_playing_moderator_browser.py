@@ -26,7 +26,11 @@ def played_round(vintage_round, moderator, player, password):
     moderator's match against 02 is disputed (each says they won it)."""
     rival = register_player(username="rival", password=password, forum_username="Rival")
     round_ = vintage_round
-    for who, cards, name in [(moderator, VOID, "Void"), (player, KJELD, "Kjeld"), (rival, SCEPTER, "Scepter")]:
+    for who, cards, name in [
+        (moderator, VOID, "Void"),
+        (player, KJELD, "Kjeld"),
+        (rival, SCEPTER, "Scepter"),
+    ]:
         services.submit_hand(
             player=who, round_id=round_.pk, name=name, cards=cards, attested=services.EVERY_LISTED_RULE
         )
