@@ -1,7 +1,7 @@
 """Serializer fields that take a JSON value only as the type the schema gives it.
 
 DRF's fields coerce: CharField turns a number into its text (`{"reason": 0}` becomes `"0"`), BooleanField
-takes `0`, `"yes"` and `"on"`, IntegerField takes `"5"`, `5.0` and `true`, ChoiceField `"6"` for 6 and `true`
+takes `0`, `"yes"` and `"on"`, IntegerField takes `"5"` and `true`, ChoiceField `"6"` for 6 and `true`
 for 1. A request the schema calls wrong would be taken; `Text`, `Flag`, `Whole` and `Choice` refuse it with
 400 like any bad field. A body sent as an HTML form
 holds only text, so there the text forms are still read as DRF reads them.
@@ -34,8 +34,10 @@ class Flag(serializers.BooleanField):
 
 
 class Whole(serializers.IntegerField):
+    """A JSON number without a fraction (`6` or `6.0`, as JSON Schema's integer), never text or a boolean."""
+
     def to_internal_value(self, data):
-        if (isinstance(data, bool) or not isinstance(data, int)) and not _from_form(self):
+        if not _number(data) and not _from_form(self):
             self.fail("invalid")
         return super().to_internal_value(data)
 
@@ -44,11 +46,20 @@ class Whole(serializers.IntegerField):
 MAX_ID = 2**63 - 1
 
 
+def _number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 class Choice(serializers.ChoiceField):
+    """One of the choices as JSON has it: a number for a number (`6` or `6.0`), a text for a text."""
+
     def to_internal_value(self, data):
-        exact = any(type(data) is type(choice) and data == choice for choice in self.choices)
-        if not exact and not (data == "" and self.allow_blank) and not _from_form(self):
-            self.fail("invalid_choice", input=data)
+        if not _from_form(self):
+            if _number(data) and float(data).is_integer():
+                data = int(data)
+            same = any(type(data) is type(choice) and data == choice for choice in self.choices)
+            if not same and not (data == "" and self.allow_blank):
+                self.fail("invalid_choice", input=data)
         return super().to_internal_value(data)
 
 
