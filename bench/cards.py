@@ -6,12 +6,12 @@
 Uses the configured database (DATABASE_URL, else the SQLite file), migrating it first so the shipped
 snapshot is loaded. Prints names/second, p50/p99 per lookup for exact, normalised and typo'd names, the
 autocomplete p99, the memory of the index, and a plain dict lookup as the baseline.
-Targets (issue 3): exact/normalised within 10x the dict baseline; fuzzy p99 <= 5 ms;
+Targets: exact/normalised within 10x the dict baseline; fuzzy p99 <= 5 ms;
 autocomplete p99 <= 20 ms.
-Fuzzy suggestions (issue 17): p99 <= 5 ms in every one of `--fuzzy-runs` runs, with `--busy` keeping one core
+Fuzzy suggestions: p99 <= 5 ms in every one of `--fuzzy-runs` runs, with `--busy` keeping one core
 busy in another process; each run also times a scan of every key (the path before the letter-count
 prefilter) on the same names, as the baseline.
-Card filters (issue 14): a compiled query over every catalog record against the same filter written by hand
+Card filters: a compiled query over every catalog record against the same filter written by hand
 as a comprehension (target: within 3x), and check_hand of a 7-card hand under a round's card rules
 (target: p99 <= 5 ms).
 """
@@ -121,7 +121,7 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--filter-runs", type=int, default=40, help="full-catalog passes per filter")
     parser.add_argument("--hand-checks", type=int, default=1000, help="check_hand calls per measure")
-    parser.add_argument("--fuzzy-runs", type=int, default=5, help="repeats of the fuzzy measure (issue 17)")
+    parser.add_argument("--fuzzy-runs", type=int, default=5, help="repeats of the fuzzy measure")
     parser.add_argument("--busy", action="store_true", help="keep one core busy in another process")
     parser.add_argument("--only-fuzzy", action="store_true", help="measure only the fuzzy suggestions")
     args = parser.parse_args()
@@ -254,7 +254,7 @@ def full_scan_suggestions(index, text):
 
 
 def bench_fuzzy_runs(index, typo_names, runs):
-    """Issue 17's target 4: the p99 of fuzzy suggestions in each of `runs` runs, against a full scan."""
+    """Target 4: the p99 of fuzzy suggestions in each of `runs` runs, against a full scan."""
     print(f"Fuzzy suggestions, {runs} runs of {len(typo_names)} typos (resolve_name, then a full scan):")
     worst = 0.0
     for number in range(1, runs + 1):

@@ -1,4 +1,4 @@
-"""Benchmark of hand submission with Redis up and down, and of mail catching up once Redis is back (issue 11).
+"""Benchmark of hand submission with Redis up and down, and of mail catching up once Redis is back.
 
     .venv/bin/python bench/faults.py [--clients 12] [--seconds 15] [--backstop-interval 60] [--mails 200]
                                      [--repeat 1] [--workers 3] [--threads 4] [--keep-logs]

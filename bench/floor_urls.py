@@ -1,4 +1,4 @@
-"""The framework floor (issue 17): the least any Django app must do to store a submission, next to the
+"""The framework floor: the least any Django app must do to store a submission, next to the
 product's URLs in the same server. One DRF view with the app's token authentication (REST_FRAMEWORK's
 default classes) validates a small JSON body with a serializer and INSERTs one row inside
 transaction.atomic().

@@ -1,4 +1,4 @@
-"""Benchmark of the results page (issue 17, target 1): `/rounds/{id}/results/` against the table API
+"""Benchmark of the results page: `/rounds/{id}/results/` against the table API
 (`/api/rounds/{id}/table/`) of the same round, measured in the same run.
 
     .venv/bin/python bench/results.py [--sizes 20,100,300] [--repeat 5] [--database-url postgres://…] [--keep]
@@ -153,7 +153,7 @@ def main():
         client = Client()
         results = [measure(size, args, client) for size in sizes]
         print()
-        print("Targets (issue 17, target 1), medians, the table API measured in the same run:")
+        print("Targets, medians, the table API measured in the same run:")
         print(f"  {'figure':<40} {'value':>12} {'baseline':>12} {'ratio':>8}  target -> verdict")
         for r in results:
             n, warm, cold = r["size"], r["page_warm"], r["page_cold"]

@@ -1,4 +1,4 @@
-"""Benchmark of hand submission against the framework floor, in the same server (issue 17).
+"""Benchmark of hand submission against the framework floor, in the same server.
 
     .venv/bin/python bench/submit.py [--clients 50] [--seconds 20] [--rate 100,200] [--repeats 3]
                                      [--workers 3] [--threads 4] [--worker-class gthread|sync]
@@ -20,7 +20,7 @@ Server CPU per request: utime + stime of the gunicorn master and its workers (an
 /proc, before and after each phase, divided by the phase's requests. Prints each phase, then a table per
 measure (figure, floor from the same run, ratio, target, met or not) and the lost / duplicated versions:
 acknowledged but not stored, or stored twice.
-Targets (issue 17): server CPU per PUT <= 1.5x the floor's; closed-loop throughput >= 0.67x the floor's at 50
+Targets: server CPU per PUT <= 1.5x the floor's; closed-loop throughput >= 0.67x the floor's at 50
 clients; open-loop p99 <= 50 ms at 200/s; none lost or duplicated.
 """
 

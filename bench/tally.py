@@ -1,4 +1,4 @@
-"""Benchmark of the round tally (issues 6 and 17): match table, tally, table API, against baselines measured
+"""Benchmark of the round tally: match table, tally, table API, against baselines measured
 in the same run.
 
     .venv/bin/python bench/tally.py [--sizes 100,300,1000] [--repeat 5] [--database-url postgres://…] [--keep]
@@ -29,7 +29,7 @@ smallest table a few times (its warm RSS, read from /proc/<worker>/status VmRSS)
 
 Idempotent steps run --repeat times (default 5; best and median printed; the summary uses the median, the
 ratios' verdicts the best runs).
-Targets (issue 17): tally within 3x the SQL baseline at every size; the build of 1,000 hands <= 3 s (the
+Targets: tally within 3x the SQL baseline at every size; the build of 1,000 hands <= 3 s (the
 landed build measured 7.5-8.2 s on a quiet machine: the ratio new/landed printed here should be <= 0.38);
 the table API of 1,000 hands <= 1 MB on the wire; a worker's RSS after serving it <= 1.3x its warm RSS.
 """
@@ -66,7 +66,7 @@ FROM (
 ) pick
 WHERE scoring_match.id = pick.match_id
 """
-# The landed code's build (before issue 17), kept here as the baseline of the build figure.
+# The landed code's build (before the faster build), kept here as the baseline of the build figure.
 LANDED_BUILD_SQL = """
 INSERT INTO scoring_match (round_id, hand_a_id, hand_b_id, status, decided_note, needs_new_result, updated_at)
 SELECT a.round_id, a.id, b.id, 'unreported', '', false, now() FROM submissions_hand a
@@ -468,7 +468,7 @@ def print_summary(results, rss):
         )
 
     print()
-    print("Targets (issue 17), each against its baseline from this run:")
+    print("Targets, each against its baseline from this run:")
     print(f"  {'figure':<44} {'value':>12} {'baseline':>12} {'ratio':>8}  target -> verdict")
     for r in results:
         n = r["size"]

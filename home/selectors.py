@@ -1,4 +1,4 @@
-"""Read side of "My PHM" (issue 13): what a logged-in person's home page shows them.
+"""Read side of "My PHM": what a logged-in person's home page shows them.
 
 For a player: the open rounds they may enter with their own status, their matches that still need a result,
 disputes and challenges on their matches, their latest results and league positions. For a moderator: a to-do

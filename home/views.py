@@ -1,4 +1,4 @@
-"""My PHM: the home page of a logged-in person (issue 13). `phm.views.home` shows it to logged-in visitors
+"""My PHM: the home page of a logged-in person. `phm.views.home` shows it to logged-in visitors
 and the marketing page to everyone else, at the same address."""
 
 from django.shortcuts import render

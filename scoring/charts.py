@@ -1,4 +1,4 @@
-"""Charts drawn on the server as inline SVG: no JavaScript, no library, nothing fetched (issue 7).
+"""Charts drawn on the server as inline SVG: no JavaScript, no library, nothing fetched.
 
 Every chart is readable without colour: series differ by dash pattern and marker shape as well as colour, the
 axes carry visible labels, values are written next to the points and bars, and the same numbers follow the

@@ -1,5 +1,5 @@
 """The results page's heavy parts (the matrix, the ranking, the chart) written in Python and cached per
-state of the table (issue 17).
+state of the table.
 
 The template wrote the matrix one cell at a time (a `{% url %}` and a dozen tags each): 65 µs and ~160 bytes
 a cell, 5.8 s and 14 MB for 300 hands. Here a cell is one f-string (about 45 bytes: its colour class, the

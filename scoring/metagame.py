@@ -1,4 +1,4 @@
-"""The metagame (issue 7): which cards revealed hands played, in how many hands and rounds, and how those
+"""The metagame: which cards revealed hands played, in how many hands and rounds, and how those
 hands did (their average League points).
 
 Only hands of rounds revealed by time count (never an open round before its deadline, never a draft: not even

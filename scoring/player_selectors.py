@@ -1,4 +1,4 @@
-"""Read side of a player's page (issue 7): every revealed round they entered, with their hand, its line of the
+"""Read side of a player's page: every revealed round they entered, with their hand, its line of the
 round table and their League totals per league.
 
 Secrecy: only rounds revealed by time count (revealed or final, or open with the deadline

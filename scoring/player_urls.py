@@ -1,4 +1,4 @@
-"""Player pages and the metagame (issue 7). Included before rounds.urls, so `cards/most-played/` is this page
+"""Player pages and the metagame. Included before rounds.urls, so `cards/most-played/` is this page
 and not a card with that slug."""
 
 from django.urls import path

@@ -1,4 +1,4 @@
-"""Public pages of issue 7: a player's rounds and League totals, and the most played cards (overall and per
+"""Public history pages: a player's rounds and League totals, and the most played cards (overall and per
 league). Everything here is public and built from revealed rounds only (see `player_selectors`)."""
 
 from django.http import Http404

@@ -1,4 +1,4 @@
-"""Importing a past round from a forum post pasted as it is (issue 15): the service behind the import page,
+"""Importing a past round from a forum post pasted as it is: the service behind the import page,
 `POST /api/archive/preview/` and `POST /api/archive/import/`.
 
 `preview_post` reads the post (`scoring.forum_post`: split, classify, assemble), applies the moderator's

@@ -1,4 +1,4 @@
-"""A match's status and standing result, derived from what is known about it (issue 6, rules 6.3-6.3c).
+"""A match's status and standing result, derived from what is known about it (rules 6.3-6.3c).
 
 Deterministic and without side effects: services call it after every change, finalization and reopening call
 it

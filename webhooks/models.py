@@ -1,4 +1,4 @@
-"""Outgoing league webhooks (issue 13, part 4): a league's moderators point a Discord or a generic JSON
+"""Outgoing league webhooks: a league's moderators point a Discord or a generic JSON
 webhook at the league, and every round that opens, reveals its hands or becomes final is posted there.
 
 Each post is first a `WebhookDelivery` row, written in the same transaction as the change that causes it

@@ -1,4 +1,4 @@
-"""Reading the forum's "hands posted" post (issue 15): the round's heading and header, the entries with the
+"""Reading the forum's "hands posted" post: the round's heading and header, the entries with the
 moderator's comments, and what else the post carries (rules document, how to submit, row template...) set
 aside.
 

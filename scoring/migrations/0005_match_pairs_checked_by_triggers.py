@@ -1,4 +1,4 @@
-"""A match's round and hands are checked by triggers instead of three foreign-key constraints (issue 17).
+"""A match's round and hands are checked by triggers instead of three foreign-key constraints.
 
 PostgreSQL checked each foreign key once per row, in a trigger of its own: 1.5 million checks for the 499,500
 matches of a 1,000-hand round, more than half of the build's time. These triggers check the same once per

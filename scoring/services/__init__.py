@@ -1,4 +1,4 @@
-"""Scoring operations (issue 6): the match table, reports, challenges, decisions, tally, finalization,
+"""Scoring operations: the match table, reports, challenges, decisions, tally, finalization,
 bonus."""
 
 from .errors import (

@@ -1,4 +1,4 @@
-"""Players' posted rows (issue 15): a moderator pastes forum posts in which players posted their own results
+"""Players' posted rows: a moderator pastes forum posts in which players posted their own results
 rows (`3 | 6 0 X 2 | 8 | 267 (2-2 vs 4 is controversial)`), and each row becomes that hand's player's reports.
 
 The text is one or many posts as pasted: BBCode quotes, "Posted by ..." lines, prose and blank lines around

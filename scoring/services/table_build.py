@@ -1,4 +1,4 @@
-"""Building a large match table in the background, with progress a page can show (issue 17).
+"""Building a large match table in the background, with progress a page can show.
 
 A page that needs the table calls `table_or_progress(round_)`: below `INLINE_BUILD_HANDS` hands the table is
 built right there (under a second), as `table_of` always did; above, the build is queued (a Celery task sent

@@ -1,5 +1,5 @@
 """A moderator pastes a whole forum post, reads what was understood, settles a near-match player and a card typo
-with one click each, imports, and sees the round (issue 15)."""
+with one click each, imports, and sees the round."""
 
 import pytest
 from playwright.sync_api import expect

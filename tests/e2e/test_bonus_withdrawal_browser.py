@@ -1,4 +1,4 @@
-"""Issue 14 in the browser: the moderator withdraws a mistaken bonus from the round's results page, giving the
+"""The moderator withdraws a mistaken bonus from the round's results page, giving the
 reason; the award stays listed, struck, and the standings no longer count it."""
 
 import pytest

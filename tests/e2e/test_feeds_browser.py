@@ -1,4 +1,4 @@
-"""Issue 13 part 3 in the browser: a player follows a league from its page, finds its feed and calendar there,
+"""A player follows a league from its page, finds its feed and calendar there,
 and takes (and replaces) their own calendar link on the profile page; on a desktop and a phone."""
 
 import re

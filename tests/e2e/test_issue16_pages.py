@@ -1,4 +1,4 @@
-"""Issue 16 in the browser: the card page's verdict, the results page before the reveal, the leagues list, the
+"""The card page's verdict, the results page before the reveal, the leagues list, the
 league page's charts, the scroll cue on wide tables on a phone, and readable yellow outline buttons."""
 
 import re

@@ -1,4 +1,4 @@
-"""Issue 7 in the browser: a league's standings with its chart, a player's page with theirs, and a round's bar
+"""A league's standings with its chart, a player's page with theirs, and a round's bar
 chart, on a desktop and a phone."""
 
 import pytest

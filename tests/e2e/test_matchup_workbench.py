@@ -1,4 +1,4 @@
-"""Issue 16 in the browser: card previews on hover and keyboard focus (WCAG 1.4.13: hoverable, persistent,
+"""Card previews on hover and keyboard focus (WCAG 1.4.13: hoverable, persistent,
 dismissed with Escape), the match page as each side and a third party read it, a report made with the keyboard
 alone, and the revealed round page leading with the hands."""
 

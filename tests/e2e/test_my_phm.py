@@ -1,4 +1,4 @@
-"""My PHM in the browser (issue 13): a player logs in, lands on their home page, sees their open round not
+"""My PHM in the browser: a player logs in, lands on their home page, sees their open round not
 submitted with a running countdown, submits through the real form and sees it change. Screenshots of the
 player's and the moderator's home on desktop and phone."""
 

@@ -1,4 +1,4 @@
-"""Issue 6 in the browser: reports that disagree, a row pasted whole, a challenge by an outsider, the moderator's
+"""Reports that disagree, a row pasted whole, a challenge by an outsider, the moderator's
 queue, decisions and finalization, and the final table's numbers."""
 
 import re

@@ -1,4 +1,4 @@
-"""Issue 13 (webhooks) in the browser: a moderator adds a Discord webhook from the dashboard, sends a test
+"""3 (webhooks) in the browser: a moderator adds a Discord webhook from the dashboard, sends a test
 message and sees its delivery with the receiver's answer; a JSON webhook's secret is shown once."""
 
 from datetime import timedelta

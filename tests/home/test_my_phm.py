@@ -1,4 +1,4 @@
-"""My PHM (issue 13): who sees what on the home page, how it changes, and that its queries stay bounded."""
+"""My PHM: who sees what on the home page, how it changes, and that its queries stay bounded."""
 
 from datetime import timedelta
 

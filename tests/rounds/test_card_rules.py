@@ -1,4 +1,4 @@
-"""Round card rules (issue 14): the forum's own restrictions expressed as card filters and enforced by
+"""Round card rules: the forum's own restrictions expressed as card filters and enforced by
 check_hand, validated where the moderator types them (form and API, with the position), and listed wherever
 the round's rules are."""
 

@@ -134,7 +134,10 @@ def test_file_url(fixtures_dir):
         (b"not json", "not valid JSON"),
         (b"[]", "empty list"),
         (b'{"hello": 1}', "Unrecognised card data"),
-        (gzip.compress(b"[1, 2", mtime=0), "not valid JSON (gzip)"),  # a fixed mtime: the same test id each run
+        (
+            gzip.compress(b"[1, 2", mtime=0),
+            "not valid JSON (gzip)",
+        ),  # a fixed mtime: the same test id each run
     ],
 )
 def test_bad_files_give_a_clear_error(tmp_path, content, message):

@@ -1,4 +1,4 @@
-"""An imported round's rules (issue 15): the forum post only described them, so a moderator may set them right
+"""An imported round's rules: the forum post only described them, so a moderator may set them right
 after the import whatever the round's state (audited), and choose whether it counts in the standings; what
 the hands were entered with stays locked. Rounds played here keep their rules once submissions ended."""
 

@@ -5,7 +5,7 @@ from rounds.catalog.resolve import Status, resolve_name, search_cards
 
 pytestmark = pytest.mark.django_db
 
-# Every example of issue 3, with the card each must find.
+# Every example of the resolver's requirements, with the card each must find.
 MUST_RESOLVE = [
     ("thalia guardian of thraben", "Thalia, Guardian of Thraben", Status.NORMALIZED),
     ("Mishras Workshop", "Mishra's Workshop", Status.NORMALIZED),

@@ -1,4 +1,4 @@
-"""Issue 14's round fields: cards lifted from the standing lists (`unbanned`), the order of the variants (7.2a),
+"""Round fields: cards lifted from the standing lists (`unbanned`), the order of the variants (7.2a),
 "up to N" hands and hands beyond 7 cards (7.1), and the decisions a round asks (7.2b)."""
 
 import re

@@ -1,4 +1,4 @@
-"""Issue 7, archive import: a past round from the forum's "hands posted" post and its results table."""
+"""Archive import: a past round from the forum's "hands posted" post and its results table."""
 
 import datetime as dt
 

@@ -1,4 +1,4 @@
-"""Issue 15: a correction reply from the forum applied to an imported round, on the page and in the API."""
+"""A correction reply from the forum applied to an imported round, on the page and in the API."""
 
 import pytest
 from django.urls import reverse

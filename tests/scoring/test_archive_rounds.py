@@ -1,4 +1,4 @@
-"""Archive-only and imported rounds (issue 15): listed on the round, results, league, player and "My PHM"
+"""Archive-only and imported rounds: listed on the round, results, league, player and "My PHM"
 pages, never counted in the standings (pages, API, exports, the standings of several leagues at once)."""
 
 import pytest

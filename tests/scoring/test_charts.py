@@ -1,4 +1,4 @@
-"""Server-side SVG charts (issue 7): the right values, titles, escaped names, accessible markup."""
+"""Server-side SVG charts: the right values, titles, escaped names, accessible markup."""
 
 import re
 import xml.etree.ElementTree as ET
@@ -124,7 +124,7 @@ def test_long_labels_are_shortened_on_the_picture_but_whole_in_title_and_table()
     assert f'<th scope="row">{name}</th>' in html
 
 
-# Site colours (issue 16): series and bars take their colour from phm.css classes, drawn in currentColor.
+# Site colours: series and bars take their colour from phm.css classes, drawn in currentColor.
 
 CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "phm.css"
 

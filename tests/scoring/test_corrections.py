@@ -1,4 +1,4 @@
-"""Corrections to an imported round (issue 15, `submissions.corrections.apply_correction`): a moderator's new
+"""Corrections to an imported round (`submissions.corrections.apply_correction`): a moderator's new
 version per corrected entry, all or nothing, audited; a final round's results stay, a round being reported
 needs new results for the corrected hands."""
 

@@ -1,4 +1,4 @@
-"""The metagame (issue 7): a card's hands, rounds and average League points; the most played cards overall and
+"""The metagame: a card's hands, rounds and average League points; the most played cards overall and
 per league; the URL order that makes /cards/most-played/ this page; bounded queries."""
 
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""Player pages (issue 7): every revealed round entered with hand, cards, rank, points and League points (stored
+"""Player pages: every revealed round entered with hand, cards, rank, points and League points (stored
 or computed), League totals with bonus points apart, the chart, secrecy of open rounds, bounded queries."""
 
 from datetime import timedelta

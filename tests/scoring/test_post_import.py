@@ -1,4 +1,4 @@
-"""Issue 15: a forum post pasted as it is becomes an imported round, with what the post says about the round,
+"""A forum post pasted as it is becomes an imported round, with what the post says about the round,
 the entries' comments, players matched (near matches asked), legality accepted visibly, duplicates refused."""
 
 import datetime as dt

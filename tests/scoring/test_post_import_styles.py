@@ -1,4 +1,4 @@
-"""Issue 15: each of the forum's three entry styles, in a whole post wrapped as real posts are (heading, header
+"""Each of the forum's three entry styles, in a whole post wrapped as real posts are (heading, header
 block, commentary, a comment under every hand, row template, rules document, BBCode), imports as pasted. The
 only thing a moderator settles is the misspelled card each post carries on purpose, with its first suggestion."""
 

@@ -1,4 +1,4 @@
-"""Players' posted rows (issue 15): a moderator pastes forum posts, each row becomes its player's reports with
+"""Players' posted rows: a moderator pastes forum posts, each row becomes its player's reports with
 the note as comment; preview and import; the service, the moderator's page and the API."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 17, the results page at size: a constant number of queries, compact matrix cells written once per state
+"""The results page at size: a constant number of queries, compact matrix cells written once per state
 of the table (scoring/matrix_html.py), the viewer's row marked outside the shared cache, the full matrix on
 demand above INLINE_HANDS hands with the page's visibility, progress while a large table is built."""
 

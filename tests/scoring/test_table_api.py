@@ -1,4 +1,4 @@
-"""The table API (issue 17, target 2): the same document as the serializer wrote, built once per state of the
+"""The table API: the same document as the serializer wrote, built once per state of the
 table and cached, revalidated by its ETag, compressed only because it is public and secret-free."""
 
 import gzip

@@ -1,4 +1,4 @@
-"""Building the match table (issue 17, target 5): inline for small rounds, queued with progress for large
+"""Building the match table: inline for small rounds, queued with progress for large
 ones, in committed steps that can run twice or resume; the SQL path on PostgreSQL; tallies that do not
 rewrite what did not change."""
 

@@ -1,5 +1,5 @@
-"""Issue 14 on the hand side: the attestation the API records (finding 4), the decisions a round asks with each
-hand (7.2b: validated, secret like the hand, in the commitment, shown after the reveal) and "up to N" hands."""
+"""On the hand side: the attestation the API records (which rules the player attested), the decisions a
+round asks with each hand (7.2b: validated, secret like the hand, in the commitment, shown after the reveal) and "up to N" hands."""
 
 from datetime import timedelta
 
@@ -46,7 +46,7 @@ def as_user(user):
     return client
 
 
-# Attestation (finding 4) ---------------------------------------------------------------------------------------
+# Attestation -------------------------------------------------------------------------------------------------
 
 
 def test_put_without_attest_is_a_400_naming_the_rules_and_stores_nothing(moderator, league, alice):

@@ -1,4 +1,4 @@
-"""An entry's comment and the problems the forum's host accepted (issue 15): shown with the revealed hand (round
+"""An entry's comment and the problems the forum's host accepted: shown with the revealed hand (round
 page, match page, API, the "hands posted" export), never before the deadline, to anyone."""
 
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""What a PUT my-hand costs (issue 17): its statements, no e-mail rendered in the request, and the receipt the
+"""What a PUT my-hand costs: its statements, no e-mail rendered in the request, and the receipt the
 outbox renders at sending — the same hand, time, version and commitment, to the owner only."""
 
 from unittest import mock

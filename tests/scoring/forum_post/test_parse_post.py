@@ -1,4 +1,4 @@
-"""Issue 15: the forum post parser reads a whole "hands posted" post: heading, header, commentary, entries with
+"""The forum post parser reads a whole "hands posted" post: heading, header, commentary, entries with
 their comments, and sets aside what is no part of the round."""
 
 import datetime as dt
