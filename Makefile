@@ -6,6 +6,8 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist): one per core by default; PYTEST_WORKERS=0 runs the suite in this process.
+PYTEST_WORKERS ?= auto
 
 .PHONY: install run demo test lint format worker beat migrate clean
 
@@ -45,10 +47,14 @@ demo: migrate
 
 # Tests run with DEBUG off, as in production; a throwaway key is supplied when none is set.
 test: install
-	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} $(BIN)/pytest $(PYTEST_ARGS)
+	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} $(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
+# The linter, the layers of the apps (import-linter contracts in pyproject.toml) and the types of the public
+# services and selectors (mypy, configured in pyproject.toml).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff format .

@@ -1,4 +1,5 @@
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -24,6 +25,40 @@ def _plain_static_storage(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+def _cache_url_of_this_process(url, worker):
+    """Under pytest-xdist each process gets a Redis cache database of its own (tests clear the cache, and a
+    flush by one process must not empty another's): the configured database for the first process, the ones
+    below it for the next, stepping over the broker's."""
+
+    def database_of(address):
+        return int(urlsplit(address).path.strip("/") or 0) if address else None
+
+    broker = database_of(os.environ.get("REDIS_URL", ""))
+    database = database_of(url)
+    for _ in range(int(worker.removeprefix("gw") or 0)):
+        database -= 1
+        if database == broker:
+            database -= 1
+    return urlunsplit(urlsplit(url)._replace(path=f"/{database}"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _a_cache_of_this_process():
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("REDIS_CACHE_URL", "")
+    if not worker or worker == "gw0" or not url:
+        yield
+        return
+    from django.conf import settings
+    from django.test import override_settings
+
+    own = _cache_url_of_this_process(url, worker)
+    caches = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": own}}
+    os.environ["REDIS_CACHE_URL"] = own  # a real worker process started by a test uses the same one
+    with override_settings(REDIS_CACHE_URL=own, CACHES=caches):
+        yield
 
 
 # The card catalog loaded at migrate (rounds.signals.fill_empty_catalog): 30,663 cards and their printings.
