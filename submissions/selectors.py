@@ -108,7 +108,7 @@ def hands_of_round(round_, page=None):
     return hands
 
 
-def count_hands(round_) -> int:
+def count_hands(round_: Round) -> int:
     return Hand.objects.filter(round=round_).count()
 
 

@@ -8,8 +8,11 @@ reveal can therefore never interleave, and a request that waited for the lock pa
 import dataclasses
 import functools
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import Exists, OuterRef
 from django.urls import reverse
@@ -676,7 +679,7 @@ def reviewable_hand(actor, hand_id, now=None):
     return hand
 
 
-def review_refusal(actor, hand) -> str:
+def review_refusal(actor: AbstractBaseUser | AnonymousUser, hand: Hand) -> str:
     """Why a moderator who may see `hand` may not review it, or "" (docs/api.md: review). Their own hand:
     never, even as the league's only moderator. Any hand of a round they play in (possible only after the
     reveal): only when nobody else can manage the league — then it is shown as decided by a moderator who
@@ -688,7 +691,9 @@ def review_refusal(actor, hand) -> str:
     return ""
 
 
-def review_refusals(actor, round_, hands) -> dict:
+def review_refusals(
+    actor: AbstractBaseUser | AnonymousUser, round_: Round, hands: Iterable[Hand]
+) -> dict[int, str]:
     """{hand id: review_refusal(actor, hand)} for the hands of `round_` (all of them, as the review page lists
     them), in a constant number of queries; empty when `actor` has no hand among them."""
     if not any(hand.player_id == actor.pk for hand in hands):

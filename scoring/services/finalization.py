@@ -7,12 +7,14 @@ they all lock the same row shared first.
 
 from dataclasses import dataclass
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.templatetags.people import display_name_of
 from rounds.locks import lock_round
-from rounds.models import RoundState
+from rounds.models import Round, RoundState
 from rounds.models.audit import log_action
 from rounds.permissions import own_interest_refusal
 from submissions import selectors as hand_selectors
@@ -31,7 +33,7 @@ from .tally import note_results_changed, write_tally
 class OpenItems:
     disputed: list  # matches whose two players reported different results
     challenged: list  # open challenges
-    needs_result: list = None  # matches whose hand was replaced after results existed (4.2a)
+    needs_result: list | None = None  # matches whose hand was replaced after results existed (4.2a)
 
     def __bool__(self):
         return bool(self.disputed or self.challenged or self.needs_result)
@@ -89,7 +91,7 @@ _ROUND_POWERS = {
 }
 
 
-def round_power_refusal(actor, round_, power) -> str:
+def round_power_refusal(actor: AbstractBaseUser | AnonymousUser | None, round_: Round, power: str) -> str:
     """Why `actor` may not "finalize" or "reopen" (`power`) the round: they play in it and someone else can
     manage the league (the sentence names who); "" when they may."""
     if not plays_in(actor, round_.pk):

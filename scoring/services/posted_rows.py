@@ -14,11 +14,13 @@ recorded as `entered_by` in each report's audit entry, and the row's note is eac
 import re
 from dataclasses import dataclass, field
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.templatetags.people import display_name_of
-from rounds.models import RoundState
+from rounds.models import Round, RoundState
 from rounds.models.audit import log_action
 from rounds.permissions import others_who_can_manage
 from submissions import selectors as hand_selectors
@@ -170,7 +172,7 @@ def _read_rows(result, text, hands):
     return {number: row for number, (_, row) in found.items()}
 
 
-def posted_rows_refusal(actor, round_) -> str:
+def posted_rows_refusal(actor: AbstractBaseUser | AnonymousUser | None, round_: Round) -> str:
     """Why `actor` may not enter the round's players' rows, or "": rows typed in by a moderator who plays in
     the round are results in their own interest (their own match, or a rival's), refused while someone else
     can manage the league, who is named (rounds.permissions, as for setting a result). Where nobody else can,

@@ -8,6 +8,8 @@ the tally stale and is audited.
 
 from dataclasses import dataclass, field
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
@@ -72,7 +74,7 @@ def _require_moderator(actor, round_):
         raise ScoringForbidden("Only a moderator of this league can do that.")
 
 
-def plays_in(actor, round_id) -> bool:
+def plays_in(actor: AbstractBaseUser | AnonymousUser | None, round_id: int) -> bool:
     """Whether `actor` has a hand in the round (whatever became of it): the round's results are theirs too."""
     return Hand.objects.filter(round_id=round_id, player_id=getattr(actor, "pk", None)).exists()
 
@@ -80,7 +82,7 @@ def plays_in(actor, round_id) -> bool:
 ROUND_INTEREST = "you play in this round, so its results are yours to win too"
 
 
-def own_match_refusal(actor, match) -> str:
+def own_match_refusal(actor: AbstractBaseUser | AnonymousUser, match: Match) -> str:
     """Why `actor` may not decide `match` (set its result, resolve its challenges), or "" when they may: they
     play in its round — their own match, or another one whose result moves their rank — and someone else can
     manage the league (rounds.permissions). For the services and the match page."""
@@ -93,7 +95,9 @@ def own_match_refusal(actor, match) -> str:
     return ""
 
 
-def bonus_refusal(actor, round_, player=None) -> str:
+def bonus_refusal(
+    actor: AbstractBaseUser | AnonymousUser, round_: Round, player: AbstractBaseUser | None = None
+) -> str:
     """Why `actor` may not award `player` (anyone, without one) bonus points in the round, or "": they play
     in it (the bonus is their own, or moves a rival) and someone else can manage the league."""
     if player is not None and player.pk == actor.pk:
@@ -506,7 +510,7 @@ def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
     return award
 
 
-def bonus_withdrawal_refusal(actor, round_) -> str:
+def bonus_withdrawal_refusal(actor: AbstractBaseUser | AnonymousUser | None, round_: Round) -> str:
     """Why `actor` may not withdraw bonus points in the round (anyone's: the standings are theirs to win too),
     or "": they play in it and someone else can manage the league (rounds.permissions)."""
     if not plays_in(actor, round_.pk):
