@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "rounds",
     "submissions",
     "scoring",
+    "archive",
     "outbox",
     "webhooks",
     "home",

@@ -26,6 +26,7 @@ api_patterns = [
     path("", include("rounds.api_urls")),
     path("", include("submissions.api_urls")),
     path("", include("scoring.api_urls")),
+    path("", include("archive.forum.api_urls")),
     path("", include("webhooks.api_urls")),
     path("", include("outbox.api_urls")),
 ]
@@ -42,7 +43,7 @@ urlpatterns = [
     path("", include("submissions.urls")),
     path("", include("scoring.urls")),
     path("", include("scoring.player_urls")),
-    path("", include("scoring.archive_urls")),
+    path("", include("archive.forum.urls")),
     path("", include("webhooks.urls")),
     path("", include("rounds.urls")),
 ]

@@ -1,15 +1,8 @@
 from django.urls import path
 
-from . import api, archive_api
+from . import api
 
 urlpatterns = [
-    path("archive/preview/", archive_api.ArchivePreviewView.as_view(), name="api-archive-preview"),
-    path("archive/import/", archive_api.ArchiveImportView.as_view(), name="api-archive-import"),
-    path(
-        "rounds/<int:round_id>/corrections/",
-        archive_api.RoundCorrectionView.as_view(),
-        name="api-round-corrections",
-    ),
     path("rounds/<int:round_id>/matches/", api.RoundMatchesView.as_view(), name="api-round-matches"),
     path("rounds/<int:round_id>/rows/", api.RoundRowsView.as_view(), name="api-round-rows"),
     path(

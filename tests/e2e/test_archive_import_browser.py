@@ -6,9 +6,9 @@ from playwright.sync_api import expect
 
 from accounts.services import register_player
 from rounds.services.leagues import create_league
+from tests.archive.test_post_import import GOBLIN_POST
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, shoot
-from tests.scoring.test_post_import import GOBLIN_POST
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -84,20 +84,3 @@ def match_between(round_, number_a, number_b):
     return Match.objects.select_related("hand_a", "hand_b").get(
         round=round_, hand_a__number=min(number_a, number_b), hand_b__number=max(number_a, number_b)
     )
-
-
-@pytest.fixture
-def league31(moderator):
-    """League 31, numbered: a post naming round 31:03 names one of its rounds."""
-    from rounds.services.leagues import create_league
-
-    league = create_league(actor=moderator, name="League 31", moderators=[moderator])
-    league.number = 31
-    league.save(update_fields=["number"])
-    return league
-
-
-@pytest.fixture
-def superbajt(db):
-    """An account a misspelled forum name ("Suberbajt") nearly matches."""
-    return register_player(username="Superbajt", password=None, forum_username="Superbajt")

@@ -6,9 +6,9 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from archive.transfer import export_league
 from rounds.models import AuditEntry
 from scoring import services
-from scoring.league_transfer import export_league
 from scoring.models import BonusAward
 from scoring.player_selectors import player_page
 from scoring.standings import league_standings

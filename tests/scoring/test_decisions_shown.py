@@ -12,9 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from archive.transfer import export_league, import_league
 from rounds.models import Round
 from scoring import services
-from scoring.league_transfer import export_league, import_league
 from submissions.models import Hand, HandStatus, HandVersion
 from tests.factories import RoundFactory
 

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from archive.forum.post_import.readers import read_names
 from phm.text import clean_name
 from rounds.card_rules import rules_from_text, text_line_problems
 from rounds.catalog import names
 from rounds.catalog.names import normalize_name
 from scoring import table_reply
 from scoring.forum_rows import _without_trailing_remark
-from scoring.post_import import read_names
 from scoring.services import posted_rows
 
 EXAMPLES = settings(max_examples=500, deadline=None)
