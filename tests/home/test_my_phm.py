@@ -590,15 +590,3 @@ def test_a_moderators_page_runs_the_same_queries_for_one_league_or_many(
     assert many == few
     with django_assert_max_num_queries(MAX_QUERIES):
         client.get("/")
-
-
-def test_no_lower_app_imports_home():
-    from tests.phm.test_layers import LAYERS, ROOT, imported_apps
-
-    offending = [
-        str(path.relative_to(ROOT))
-        for app in [*LAYERS, "outbox"]
-        for path in (ROOT / app).rglob("*.py")
-        if "home" in set(imported_apps(path))
-    ]
-    assert offending == []
