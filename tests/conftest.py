@@ -3,6 +3,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.contrib.auth import get_user_model
+from pytest_django.fixtures import _get_databases_for_setup  # which databases the session needs, as pytest-django reckons
 
 from accounts import services as account_services
 
@@ -66,7 +67,7 @@ CATALOG_MODELS = ("CatalogVersion", "CardSet", "Card", "CardFace", "Printing", "
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _the_catalog_outlives_flushes(django_db_setup, django_db_blocker):
+def _the_catalog_outlives_flushes(request, django_db_setup, django_db_blocker):
     """A transactional test (browser, race and fault tests) ends in a flush of every table, after which the
     catalog was loaded again: 10-15 s a test on PostgreSQL. The flush leaves the catalog's tables alone while
     they hold what migrate loaded (same rows counted, same last ids; they reference no other table); a test
@@ -76,6 +77,9 @@ def _the_catalog_outlives_flushes(django_db_setup, django_db_blocker):
     from django.apps import apps
     from django.core.management.commands import flush
 
+    if "default" not in _get_databases_for_setup(request.session.items)[0]:
+        yield  # no test of this session uses the database: none was made, and there is nothing to keep
+        return
     models = [apps.get_model("rounds", name) for name in CATALOG_MODELS]
     tables = {model._meta.db_table for model in models}
 
