@@ -129,7 +129,7 @@ def test_a_receipt_is_only_ever_rendered_for_the_versions_own_player(open_round,
 
 
 def test_the_statement_sends_the_values_djangos_own_saves_would(open_round, alice):
-    """_save_submission builds its SQL once; its values must stay those of the ORM's INSERT compiler."""
+    """pg_write.save_submission builds its SQL once; its values must stay those of the ORM's INSERT compiler."""
     from django.db.models import sql
 
     submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
