@@ -14,3 +14,6 @@ if os.environ.get("PHM_BENCH_FLOOR") != "1":
 from phm.settings import *  # noqa: F403  (the product's settings, unchanged but for the URLconf)
 
 ROOT_URLCONF = "bench.floor_urls"
+# bench/submit.py --orm-write: its second server writes submissions by the ORM's saves, as every database but
+# PostgreSQL does (submissions.services.submit.uses_one_statement_write).
+SUBMISSIONS_ORM_WRITE = os.environ.get("PHM_BENCH_ORM_WRITE") == "1"

@@ -1,7 +1,7 @@
 """Benchmark of hand submission against the framework floor, in the same server.
 
     .venv/bin/python bench/submit.py [--clients 50] [--seconds 20] [--rate 100,200] [--repeats 3]
-                                     [--workers 3] [--threads 4] [--worker-class gthread|sync]
+                                     [--workers 3] [--threads 4] [--worker-class gthread|sync] [--orm-write]
 
 Needs PostgreSQL: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/phm_bench_submit (created if missing),
 and Redis as the broker (BENCH_REDIS_URL, else redis://127.0.0.1:6379/7): the receipt's delivery task is
@@ -15,6 +15,10 @@ players with e-mail addresses (so every PUT queues its receipt), then, `--repeat
   floor, then PUT /api/rounds/{id}/my-hand/ (alternating legal 5-card hands: every request stores a version);
 - open loop at each `--rate`: requests sent at fixed times (i / rate), latency measured from the time each
   was scheduled, not from when a client got round to sending it; the floor, then PUT.
+
+With `--orm-write`, a second gunicorn on the same database and round serves the same PUT by the ORM's saves
+(SUBMISSIONS_ORM_WRITE, as every database but PostgreSQL does) instead of the one-statement write
+(submissions.services.pg_write); each of its phases follows the one-statement PUT's, against the same floor.
 
 Server CPU per request: utime + stime of the gunicorn master and its workers (and reaped children) from
 /proc, before and after each phase, divided by the phase's requests. Prints each phase, then a table per
@@ -286,28 +290,41 @@ def report(repeats, rates, lost, duplicated):
 
     print("\nPer measure, each repeat: figure | floor (same run) | ratio | target | met")
     print("Server CPU per request, closed loop (ms):")
-    for n, (floor, put) in enumerate((r["closed"] for r in repeats), 1):
-        ratio = _ratio(put.cpu_ms, floor.cpu_ms)
-        print(
-            f"  run {n}: PUT {put.cpu_ms:5.2f} | floor {floor.cpu_ms:5.2f} | {ratio:4.2f}x | "
-            f"<= {TARGET_CPU_RATIO}x | {verdict(ratio <= TARGET_CPU_RATIO)}"
-        )
+    for n, (floor, *puts) in enumerate((r["closed"] for r in repeats), 1):
+        for put in puts:
+            ratio = _ratio(put.cpu_ms, floor.cpu_ms)
+            print(
+                f"  run {n}: {put.label.split(',')[0]} {put.cpu_ms:5.2f} | floor {floor.cpu_ms:5.2f} | "
+                f"{ratio:4.2f}x | <= {TARGET_CPU_RATIO}x | {verdict(ratio <= TARGET_CPU_RATIO)}"
+            )
     print("Throughput, closed loop (req/s):")
-    for n, (floor, put) in enumerate((r["closed"] for r in repeats), 1):
-        ratio = _ratio(put.rate, floor.rate)
-        print(
-            f"  run {n}: PUT {put.rate:6.1f} | floor {floor.rate:6.1f} | {ratio:4.2f}x | "
-            f">= {TARGET_THROUGHPUT_RATIO}x | {verdict(ratio >= TARGET_THROUGHPUT_RATIO)}"
-        )
+    for n, (floor, *puts) in enumerate((r["closed"] for r in repeats), 1):
+        for put in puts:
+            ratio = _ratio(put.rate, floor.rate)
+            print(
+                f"  run {n}: {put.label.split(',')[0]} {put.rate:6.1f} | floor {floor.rate:6.1f} | "
+                f"{ratio:4.2f}x | >= {TARGET_THROUGHPUT_RATIO}x | {verdict(ratio >= TARGET_THROUGHPUT_RATIO)}"
+            )
     for rate in rates:
         print(f"Open loop at {rate:g}/s: p99 from the scheduled send (ms), achieved rate:")
         for n, repeat in enumerate(repeats, 1):
-            floor, put = repeat["open"][rate]
-            target = f"<= {TARGET_P99_MS:g} ms" if rate == TARGET_P99_RATE else "—"
-            met = verdict(put.p(0.99) <= TARGET_P99_MS) if rate == TARGET_P99_RATE else "—"
+            floor, *puts = repeat["open"][rate]
+            for put in puts:
+                target = f"<= {TARGET_P99_MS:g} ms" if rate == TARGET_P99_RATE else "—"
+                met = verdict(put.p(0.99) <= TARGET_P99_MS) if rate == TARGET_P99_RATE else "—"
+                p99, floor_p99 = put.p(0.99), floor.p(0.99)
+                print(
+                    f"  run {n}: {put.label.split(',')[0]} p99 {p99:7.1f} ({put.rate:5.1f}/s) | "
+                    f"floor p99 {floor_p99:7.1f} ({floor.rate:5.1f}/s) | {_ratio(p99, floor_p99):4.2f}x | "
+                    f"{target} | {met}"
+                )
+    if any(len(r["closed"]) > 2 for r in repeats):
+        print("ORM write against the one-statement write, closed loop (server CPU per PUT, throughput):")
+        for n, (_, put, orm) in enumerate((r["closed"] for r in repeats), 1):
+            cpu, throughput = _ratio(orm.cpu_ms, put.cpu_ms), _ratio(orm.rate, put.rate)
             print(
-                f"  run {n}: PUT p99 {put.p(0.99):7.1f} ({put.rate:5.1f}/s) | floor p99 {floor.p(0.99):7.1f} "
-                f"({floor.rate:5.1f}/s) | {_ratio(put.p(0.99), floor.p(0.99)):4.2f}x | {target} | {met}"
+                f"  run {n}: CPU {orm.cpu_ms:5.2f} / {put.cpu_ms:5.2f} ms = {cpu:4.2f}x; "
+                f"throughput {orm.rate:6.1f} / {put.rate:6.1f} req/s = {throughput:4.2f}x"
             )
     print(f"Lost {lost}, duplicated {duplicated} (target 0): {verdict(lost + duplicated == 0)}")
 
@@ -365,6 +382,11 @@ def main():
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
+    parser.add_argument(
+        "--orm-write",
+        action="store_true",
+        help="also measure the PUT written by the ORM's saves (a second server with SUBMISSIONS_ORM_WRITE)",
+    )
     args = parser.parse_args()
     rates = [float(rate) for rate in args.rate.split(",") if rate.strip()]
 
@@ -422,13 +444,21 @@ def main():
 
     server = start_server(port, args, env)
     master = server.pid
+    orm_server = orm_port = None
     repeats = []
     try:
+        if args.orm_write:
+            orm_port = free_port()
+            orm_server = start_server(orm_port, args, {**env, "PHM_BENCH_ORM_WRITE": "1"})
         # Warm every worker (the catalog index is built once per process) before measuring anything.
-        closed_loop(
-            port, 5, min(args.clients, 16), lambda n, c, i: request(c, "GET", "/cards/check/?name=Karakas")
-        )
-        closed_loop(port, 3, min(args.clients, 16), lambda n, c, i: floor(n, c))
+        for warmed in (port, orm_port) if orm_port else (port,):
+            closed_loop(
+                warmed,
+                5,
+                min(args.clients, 16),
+                lambda n, c, i: request(c, "GET", "/cards/check/?name=Karakas"),
+            )
+            closed_loop(warmed, 3, min(args.clients, 16), lambda n, c, i: floor(n, c))
         for repeat in range(1, args.repeats + 1):
             print(f"Repeat {repeat}:", flush=True)
             closed = (
@@ -439,6 +469,14 @@ def main():
                     "PUT, closed loop", master, lambda: closed_loop(port, args.seconds, args.clients, submit)
                 ),
             )
+            if orm_server:
+                closed += (
+                    _measured(
+                        "PUT (ORM write), closed loop",
+                        orm_server.pid,
+                        lambda: closed_loop(orm_port, args.seconds, args.clients, submit),
+                    ),
+                )
             opened = {}
             for rate in rates:
                 opened[rate] = (
@@ -459,9 +497,25 @@ def main():
                         rate,
                     ),
                 )
+                if orm_server:
+                    opened[rate] += (
+                        _measured(
+                            "PUT (ORM write), open loop",
+                            orm_server.pid,
+                            lambda rate=rate: open_loop(
+                                orm_port,
+                                args.seconds,
+                                rate,
+                                lambda i, c: submit(i % players, c, i // players),
+                            ),
+                            rate,
+                        ),
+                    )
             repeats.append({"closed": closed, "open": opened})
     finally:
         stop_server(server)
+        if orm_server:
+            stop_server(orm_server)
         import redis
 
         # the tasks no worker was there to take (the receipts' on the delivery queue: phm.queues)

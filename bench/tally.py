@@ -150,7 +150,7 @@ def set_up_round(size):
     from accounts.models import Profile
     from rounds.models import League, Round, RoundState
     from submissions.models import Hand, HandVersion
-    from submissions.services import reveal_round
+    from submissions.services.reveal import reveal_round
 
     User = get_user_model()
     now = timezone.now()

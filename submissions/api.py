@@ -19,8 +19,9 @@ from phm.schema import may_conflict, refine
 from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card
 
-from . import commitments, selectors, services
+from . import commitments, errors, selectors
 from .models import HandVersion
+from .services import inputs, preview, review, submit
 
 
 class HandInputSerializer(serializers.Serializer):
@@ -30,7 +31,7 @@ class HandInputSerializer(serializers.Serializer):
     cards = serializers.ListField(
         child=Text(allow_blank=True, max_length=500, trim_whitespace=False),
         required=False,
-        max_length=services.MAX_CARD_INPUTS,
+        max_length=inputs.MAX_CARD_INPUTS,
     )
     list = Text(required=False, allow_blank=True, max_length=5000)
     attest = Flag(
@@ -182,23 +183,23 @@ def illegal_hand_body(verdict):
 
 
 SERVICE_ERRORS = (
-    services.HandNotFound,
-    services.ReviewNotAllowed,
-    services.HandInputError,
-    services.IllegalHand,
-    services.HandConflict,
+    errors.HandNotFound,
+    errors.ReviewNotAllowed,
+    errors.HandInputError,
+    errors.IllegalHand,
+    errors.HandConflict,
 )
 
 
 def _error_response(error):
     """The API's answer to a service error (docs/api.md): 404 hidden or unknown, 403, 400, 409."""
-    if isinstance(error, services.IllegalHand):
+    if isinstance(error, errors.IllegalHand):
         return Response(illegal_hand_body(error.verdict), status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(error, services.HandNotFound):
+    if isinstance(error, errors.HandNotFound):
         raise NotFound(str(error)) from error
-    if isinstance(error, services.ReviewNotAllowed):
+    if isinstance(error, errors.ReviewNotAllowed):
         raise PermissionDenied(str(error)) from error
-    if isinstance(error, services.HandInputError):
+    if isinstance(error, errors.HandInputError):
         raise ApiValidationError(error.errors) from error
     raise Conflict(str(error)) from error
 
@@ -210,8 +211,8 @@ class MyHandView(APIView):
     @extend_schema(responses=MyHandSerializer)
     def get(self, request, round_id):
         try:
-            round_ = services.submittable_round(round_id)
-        except services.HandNotFound as error:
+            round_ = submit.submittable_round(round_id)
+        except errors.HandNotFound as error:
             raise NotFound(str(error)) from error
         hand = selectors.own_hand(request.user, round_)
         if hand is None or hand.current_version is None:
@@ -223,12 +224,12 @@ class MyHandView(APIView):
         incoming = HandInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         try:
-            result = services.submit_hand(
+            result = submit.submit_hand(
                 player=request.user,
                 round_id=round_id,
                 name=incoming.validated_data["name"],
                 cards=incoming.card_inputs(),
-                attested=services.EVERY_LISTED_RULE if incoming.validated_data["attest"] else (),
+                attested=submit.EVERY_LISTED_RULE if incoming.validated_data["attest"] else (),
                 decisions=incoming.validated_data["decisions"],
             )
         except SERVICE_ERRORS as error:
@@ -250,11 +251,11 @@ class RoundHandsView(APIView):
     def get(self, request, round_id):
         now = timezone.now()
         try:
-            round_ = services.submittable_round(round_id)
-        except services.HandNotFound as error:
+            round_ = submit.submittable_round(round_id)
+        except errors.HandNotFound as error:
             raise NotFound(str(error)) from error
         if selectors.needs_declaration(request.user, round_, now):
-            raise Conflict(services.DECLARE_FIRST_MESSAGE.format(id=round_.pk))
+            raise Conflict(preview.DECLARE_FIRST_MESSAGE.format(id=round_.pk))
         if not selectors.can_see_all_hands(request.user, round_, now):
             raise NotFound("The hands of this round are not revealed yet.")
         page = page_of(request, default=HANDS_PAGE, maximum=HANDS_MAX_PAGE)
@@ -284,23 +285,23 @@ class RoundPreviewView(APIView):
     )
     def post(self, request, round_id):
         try:
-            preview = services.declare_not_playing(moderator=request.user, round_id=round_id)
+            declared = preview.declare_not_playing(moderator=request.user, round_id=round_id)
         except SERVICE_ERRORS as error:
             return _error_response(error)
         body = {
             "round": round_id,
             "moderator": request.user.get_username(),
-            "declared_at": preview.first_seen_at if preview else None,
+            "declared_at": declared.first_seen_at if declared else None,
             "plays": False,
         }
         return Response(PreviewSerializer(body).data)
 
 
 class ReviewInputSerializer(serializers.Serializer):
-    action = Choice(choices=services.REVIEW_ACTIONS)
+    action = Choice(choices=review.REVIEW_ACTIONS)
     message = Text(required=False, allow_blank=True, default="", max_length=2000)
     cards = serializers.ListField(
-        child=Text(max_length=500), required=False, max_length=services.MAX_CARD_INPUTS
+        child=Text(max_length=500), required=False, max_length=inputs.MAX_CARD_INPUTS
     )
     name = Text(required=False, allow_blank=True, default="", max_length=500)
 
@@ -319,7 +320,7 @@ def _what_each_action_needs(schema):
         action("flag", "message", nonblank),
         action("rename", "name", nonblank),
         action("replace", "cards", {"minItems": 1}),
-        *(action(kind) for kind in services.REVIEW_ACTIONS if kind not in ("flag", "rename", "replace")),
+        *(action(kind) for kind in review.REVIEW_ACTIONS if kind not in ("flag", "rename", "replace")),
     ]
     return {**schema, "oneOf": needs}
 
@@ -331,13 +332,13 @@ class HandReviewView(APIView):
     @extend_schema(request=ReviewInputSerializer, responses=MyHandSerializer)
     def post(self, request, hand_id):
         try:
-            services.reviewable_hand(request.user, hand_id)
+            review.reviewable_hand(request.user, hand_id)
         except SERVICE_ERRORS as error:
             return _error_response(error)
         incoming = ReviewInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         try:
-            hand = services.review_hand(actor=request.user, hand_id=hand_id, **incoming.validated_data)
+            hand = review.review_hand(actor=request.user, hand_id=hand_id, **incoming.validated_data)
         except SERVICE_ERRORS as error:
             return _error_response(error)
         version = HandVersion.objects.filter(hand=hand, is_current=True).first()

@@ -7,7 +7,11 @@ class SubmissionsConfig(AppConfig):
     def ready(self):
         from outbox import deferred
 
-        from . import round_pages, services, signals  # noqa: F401  (the round pages' hands; the reveal scheduler)
+        # notifications: reminders when rounds open; round_pages: the round pages' hands; tasks: the reveal
+        # task the reveal scheduler (receivers) finds by name.
+        from . import notifications, receivers, round_pages, tasks  # noqa: F401
+        from .services import receipts
 
+        receivers.connect()
         # Receipts are rendered by the worker that sends them, from their hand version.
-        deferred.register(services.RECEIPT_KIND, services.render_receipt)
+        deferred.register(receipts.RECEIPT_KIND, receipts.render_receipt)

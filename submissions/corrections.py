@@ -11,23 +11,17 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from rounds.locks import lock_round_shared
 from rounds.models import RoundState
 from rounds.models.audit import log_action
 from rounds.services.leagues import can_manage_league
 
 from . import signals
+from .errors import HandConflict, HandInputError, HandNotFound, ReviewNotAllowed
 from .models import Hand, HandReview, HandVersion
-from .services import (
-    HandConflict,
-    HandInputError,
-    HandNotFound,
-    ReviewNotAllowed,
-    _clean_cards,
-    _clean_name,
-    _lock_round_shared,
-    _lower_current_version,
-    _new_version,
-)
+from .services.inputs import clean_cards, clean_hand_name
+from .services.locks import lower_current_version
+from .services.write import new_version
 from .similar_hands import card_changes
 
 NOT_IMPORTED_MESSAGE = (
@@ -69,11 +63,11 @@ def _clean_corrections(corrections):
             problems.append(f"Entry {number:02d} is corrected twice.")
             continue
         seen.add(number)
-        cards = _clean_cards(cards)
+        cards = clean_cards(cards)
         if not cards or not all(cards):
             problems.append(f"Entry {number:02d}: give the corrected hand's cards.")
             continue
-        cleaned.append((number, _clean_name(name or ""), cards))
+        cleaned.append((number, clean_hand_name(name or ""), cards))
     if problems:
         raise HandInputError({"corrections": problems})
     return cleaned
@@ -93,7 +87,7 @@ def apply_correction(*, actor, round_id, corrections, reason, now=None):
     cleaned = _clean_corrections(corrections)
     moment = now or timezone.now()
     with transaction.atomic():
-        round_ = _lock_round_shared(round_id)
+        round_ = lock_round_shared(round_id)
         if round_ is None:
             raise HandNotFound("No such round.")
         if not can_manage_league(actor, round_.league):
@@ -142,8 +136,8 @@ def _correct_hand(hand, round_, actor, name, cards, reason, moment, final):
     entry = CorrectedEntry(hand.number, hand.player.get_username(), old_name, new_name, old_cards, cards)
     if not entry.changed:
         return entry  # the record already says so: no new version
-    previous = _lower_current_version(hand)
-    version = _new_version(
+    previous = lower_current_version(hand)
+    version = new_version(
         hand,
         round_,
         hand.player,

@@ -7,7 +7,7 @@ from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card
 from rounds.variants import MAX_DECISION_TEXT
 
-from .services import MAX_CARD_NAME_LENGTH, MAX_NAME_LENGTH
+from .services.inputs import MAX_CARD_NAME_LENGTH, MAX_NAME_LENGTH
 
 DECISION_FIELD_PREFIX = "decision_"
 

@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .similar_hands import describe_card_changes
+
 
 class HandStatus(models.TextChoices):
     SUBMITTED = "submitted", "Submitted"
@@ -133,8 +135,6 @@ class HandVersion(models.Model):
     @property
     def changes_note(self):
         """What a moderator's similar hand changed, as a sentence ("" for a player's version)."""
-        from .similar_hands import describe_card_changes
-
         return describe_card_changes(self.card_changes) if self.source == self.Source.MODERATOR else ""
 
 

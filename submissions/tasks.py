@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from phm.tasks import publish_at
 
-from . import notifications, services
+from . import notifications
+from .services import reveal
 
 logger = logging.getLogger(__name__)
 
@@ -23,14 +24,14 @@ logger = logging.getLogger(__name__)
 def reveal_round(round_id):
     """Scheduled with eta=deadline when the deadline is near (phm.tasks.publish_at). A lock timeout (the
     worker's sessions have one) retries it."""
-    return services.reveal_round(round_id)
+    return reveal.reveal_round(round_id)
 
 
 @shared_task(name="submissions.reveal_due_rounds")
 def reveal_due_rounds():
     """Every BACKSTOP_INTERVAL: reveals rounds past their deadline (exact-time tasks lost with a broker or a
     worker), and schedules the exact-time reveal of rounds whose deadline is now within the horizon."""
-    revealed = [round_id for round_id in services.rounds_due_for_reveal() if services.reveal_round(round_id)]
+    revealed = [round_id for round_id in reveal.rounds_due_for_reveal() if reveal.reveal_round(round_id)]
     if revealed:
         logger.info("Revealed rounds %s", revealed)
     scheduled = schedule_near_reveals()
@@ -42,7 +43,7 @@ def schedule_near_reveals(now=None):
     only saves a duplicate: a second task would find the round revealed and do nothing)."""
     now = now or timezone.now()
     scheduled = []
-    for round_id, deadline in services.rounds_nearing_deadline(
+    for round_id, deadline in reveal.rounds_nearing_deadline(
         now, timedelta(seconds=settings.TASK_ETA_HORIZON)
     ):
         key = f"submissions:reveal-scheduled:{round_id}:{deadline.timestamp()}"

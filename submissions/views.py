@@ -24,16 +24,17 @@ from rounds.models.audit import AuditEntry, name_people
 from rounds.moderation_views import moderator_required
 from rounds.views import render_name_suggestions
 
-from . import commitments, selectors, services
+from . import commitments, errors, selectors
 from .bbcode import hands_posted
 from .forms import DECISION_FIELD_PREFIX, HandForm, fill_from_paste
 from .models import Hand, HandReview, HandVersion
+from .services import preview, review, submit
 
 
 def _round_or_404(round_id):
     try:
-        return services.submittable_round(round_id)
-    except services.HandNotFound:
+        return submit.submittable_round(round_id)
+    except errors.HandNotFound:
         raise Http404("No such round.") from None
 
 
@@ -77,7 +78,7 @@ def my_hand(request, round_id):
     accepting = round_.accepts_hands_at(now)
     form_options = {
         "hand_size": round_.hand_size,
-        "attestations": services.attestations_for(round_),
+        "attestations": submit.attestations_for(round_),
         "up_to": round_.hand_size_mode == HandSizeMode.UP_TO,
         "decisions": round_.decisions or [],
     }
@@ -85,12 +86,12 @@ def my_hand(request, round_id):
 
     if request.method == "POST" and not accepting:
         form = HandForm(request.POST, **form_options)
-        messages.error(request, services.deadline_passed_message(round_))
+        messages.error(request, submit.deadline_passed_message(round_))
         status = 409
     elif request.method == "POST" and "fill" in request.POST:
         data, left_over, count = fill_from_paste(request.POST, round_.hand_size)
         form = HandForm(data, **form_options)
-        verdict = services.judge(round_, form.card_inputs())
+        verdict = submit.judge(round_, form.card_inputs())
         if left_over:
             needs = f"allows up to {round_.hand_size}" if form.up_to else f"needs {round_.hand_size}"
             hand_problems.append(
@@ -101,23 +102,23 @@ def my_hand(request, round_id):
         form = HandForm(request.POST, **form_options)
         if form.is_valid():
             try:
-                result = services.submit_hand(
+                result = submit.submit_hand(
                     player=request.user,
                     round_id=round_.pk,
                     name=form.cleaned_data["name"],
                     cards=form.card_inputs(),
                     # The form's one checkbox attests every rule it lists, and is required.
-                    attested=services.attestations_for(round_),
+                    attested=submit.attestations_for(round_),
                     decisions=form.decision_answers(),
                 )
-            except services.IllegalHand as error:
+            except errors.IllegalHand as error:
                 verdict = error.verdict
                 hand_problems = [problem.message for problem in verdict.problems]
                 status = 400
-            except services.HandInputError as error:
+            except errors.HandInputError as error:
                 _add_input_errors(form, error.errors)
                 status = 400
-            except services.HandConflict as error:
+            except errors.HandConflict as error:
                 messages.error(request, str(error))
                 status = 409
             else:
@@ -140,8 +141,8 @@ def my_hand(request, round_id):
         "hand_problems": hand_problems,
         "accepting": accepting,
         "state": round_.state_at(now),
-        "not_eligible": services.tiebreak_message(round_)
-        if round_.tiebreak and not services.may_enter_tiebreak(request.user, round_)
+        "not_eligible": submit.tiebreak_message(round_)
+        if round_.tiebreak and not submit.may_enter_tiebreak(request.user, round_)
         else "",
     }
     return render(request, "submissions/my_hand.html", context, status=status)
@@ -305,7 +306,7 @@ def review_hands(request, round_id):
     by_hand = {}
     for entry in name_people(entries):
         by_hand.setdefault(entry.object_id, []).append(entry)
-    refusals = services.review_refusals(request.user, round_, hands)
+    refusals = review.review_refusals(request.user, round_, hands)
     for hand in hands:
         hand.history = by_hand.get(hand.pk, [])
         hand.review_refusal = refusals.get(hand.pk, "")
@@ -331,12 +332,12 @@ def review_hands(request, round_id):
 @require_POST
 def declare_not_playing(request, round_id):
     try:
-        services.declare_not_playing(moderator=request.user, round_id=round_id)
-    except services.HandNotFound:
+        preview.declare_not_playing(moderator=request.user, round_id=round_id)
+    except errors.HandNotFound:
         raise Http404("No such round.") from None
-    except services.ReviewNotAllowed as error:
+    except errors.ReviewNotAllowed as error:
         raise PermissionDenied(str(error)) from None
-    except services.HandConflict as error:
+    except errors.HandConflict as error:
         messages.error(request, str(error))
         return redirect("rounds:moderate-round", round_id)
     return redirect("submissions:review", round_id)
@@ -346,18 +347,18 @@ def declare_not_playing(request, round_id):
 @require_POST
 def review_action(request, hand_id):
     try:
-        hand = services.reviewable_hand(request.user, hand_id)
-    except services.HandNotFound:
+        hand = review.reviewable_hand(request.user, hand_id)
+    except errors.HandNotFound:
         raise Http404("No such hand.") from None
-    except services.ReviewNotAllowed as error:
+    except errors.ReviewNotAllowed as error:
         raise PermissionDenied(str(error)) from None
-    except services.HandConflict as error:  # not declared yet: the review page asks first
+    except errors.HandConflict as error:  # not declared yet: the review page asks first
         messages.error(request, str(error))
         round_id = Hand.objects.filter(pk=hand_id).values_list("round_id", flat=True).first()
         return redirect("submissions:review", round_id)
     cards_text = request.POST.get("cards", "")[:5000]
     try:
-        services.review_hand(
+        review.review_hand(
             actor=request.user,
             hand_id=hand.pk,
             action=request.POST.get("action", ""),
@@ -365,12 +366,12 @@ def review_action(request, hand_id):
             cards=parse_hand_list(cards_text, is_card=is_known_card) if cards_text.strip() else None,
             name=request.POST.get("name", "")[:500],
         )
-    except services.HandInputError as error:
+    except errors.HandInputError as error:
         messages.error(request, " ".join(p for problems in error.errors.values() for p in problems))
-    except services.IllegalHand as error:
+    except errors.IllegalHand as error:
         problems = [p.message for card in error.verdict.cards for p in card.problems]
         messages.error(request, "The similar hand is not legal: " + " ".join(problems))
-    except services.HandConflict as error:
+    except errors.HandConflict as error:
         messages.error(request, str(error))
     else:
         messages.success(request, "Review saved; the player is notified.")

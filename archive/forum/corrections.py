@@ -15,8 +15,8 @@ from rounds.models import Round
 from rounds.services.leagues import can_manage_league
 from scoring.services.errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 from submissions.corrections import NOT_IMPORTED_MESSAGE, CorrectedEntry, apply_correction
+from submissions.errors import HandConflict, HandInputError, HandNotFound, ReviewNotAllowed
 from submissions.models import Hand
-from submissions.services import HandConflict, HandInputError, HandNotFound, ReviewNotAllowed
 
 from .post import parse_post
 from .shared import Problem, ProblemsOfEntries, resolve_cards

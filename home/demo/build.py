@@ -31,7 +31,10 @@ from scoring import services as scoring_services
 from scoring.forum_rows import RowFormatError, parse_row, parse_table
 from scoring.models import Match
 from scoring.outcomes import is_legal_pair
-from submissions import services as hand_services
+from submissions.errors import HandConflict, HandInputError, HandNotFound, IllegalHand, ReviewNotAllowed
+from submissions.services.preview import declare_not_playing
+from submissions.services.review import review_hand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
 from . import data
 from .clock import Clock
@@ -40,10 +43,10 @@ from .specs import Version, split_cards
 SERVICE_ERRORS = (
     RoundConflict,
     RoundInputError,
-    hand_services.HandNotFound,
-    hand_services.HandInputError,
-    hand_services.HandConflict,
-    hand_services.ReviewNotAllowed,
+    HandNotFound,
+    HandInputError,
+    HandConflict,
+    ReviewNotAllowed,
     *scoring_services.SCORING_ERRORS,
 )
 
@@ -192,7 +195,7 @@ class _RoundBuilder:
                 self.report(rows)
                 self.decide()
                 self.finalize()
-        except hand_services.IllegalHand as error:
+        except IllegalHand as error:
             self.fail(_verdict_text(error.verdict))
         except SERVICE_ERRORS as error:
             self.fail(_error_text(error))
@@ -214,7 +217,7 @@ class _RoundBuilder:
         if self.spec.moderator_previews:
             self.run(
                 self.opened + timedelta(hours=1),
-                hand_services.declare_not_playing,
+                declare_not_playing,
                 moderator=self.moderator,
                 round_id=self.round.pk,
             )
@@ -244,19 +247,19 @@ class _RoundBuilder:
         self.run(moment, inbox.mark_read, user=player, everything=True)
         return self.run(
             moment + timedelta(minutes=1),
-            hand_services.submit_hand,
+            submit_hand,
             player=player,
             round_id=self.round.pk,
             name=version.name,
             cards=split_cards(version.cards),
-            attested=hand_services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
             decisions=entry.decisions,
         )
 
     def review(self, entry, action, moment, **details):
         self.run(
             moment,
-            hand_services.review_hand,
+            review_hand,
             actor=self.moderator,
             hand_id=self.hands[entry.player].pk,
             action=action,

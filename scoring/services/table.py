@@ -14,7 +14,7 @@ from rounds.models import Round
 from rounds.models.audit import log_action
 from submissions import selectors as hand_selectors
 from submissions.models import Hand, HandStatus
-from submissions.services import reveal_round
+from submissions.services.reveal import reveal_round
 
 from ..models import Match, RoundTally
 

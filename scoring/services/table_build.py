@@ -21,7 +21,7 @@ from django.utils import timezone
 from rounds.locks import lock_round
 from submissions import selectors as hand_selectors
 from submissions.models import Hand
-from submissions.services import reveal_round
+from submissions.services.reveal import reveal_round
 
 from ..models import Match, RoundTally
 from .table import VALID_HAND, build_match_table, insert_pairs

@@ -19,8 +19,10 @@ from rounds.services import leagues as round_services
 from scoring import services
 from scoring.models import BonusAward, Challenge, HandTally, Match, MatchReport, RoundTally
 from submissions import commitments
-from submissions import services as hand_services
 from submissions.models import Hand, HandReview, HandsPreview, HandVersion
+from submissions.services.preview import declare_not_playing
+from submissions.services.review import review_hand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.scoring.conftest import match_between
 
 KJELD = ["Leyline of Singularity", "Karakas", "Kjeldoran Warrior", "Mishra's Workshop", "Wheel of Torture"]
@@ -75,12 +77,12 @@ def _round_past_deadline(league, moderator, players_and_hands, **rules):
     )
     for player, versions in players_and_hands:
         for name, cards in versions:
-            hand_services.submit_hand(
+            submit_hand(
                 player=player,
                 round_id=round_.pk,
                 name=name,
                 cards=cards,
-                attested=hand_services.EVERY_LISTED_RULE,
+                attested=EVERY_LISTED_RULE,
             )
     return round_
 
@@ -118,14 +120,14 @@ def full_league(league, moderator, make_user):
         extra_banned=["Black Lotus"],
     )
     carol_hand = Hand.objects.get(round=first, player=carol)
-    hand_services.declare_not_playing(moderator=moderator, round_id=first.pk)
-    hand_services.review_hand(actor=moderator, hand_id=carol_hand.pk, action="flag", message="Check 7.3.")
-    hand_services.submit_hand(
+    declare_not_playing(moderator=moderator, round_id=first.pk)
+    review_hand(actor=moderator, hand_id=carol_hand.pk, action="flag", message="Check 7.3.")
+    submit_hand(
         player=carol,
         round_id=first.pk,
         name="Void, fixed",
         cards=VOID[::-1],
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     _pass_deadline(first)
     ab, ac, bc = match_between(first, 1, 2), match_between(first, 1, 3), match_between(first, 2, 3)
@@ -510,12 +512,12 @@ def test_an_open_round_moves_and_takes_new_versions_that_verify_too(league, mode
     imported = import_league(document).league.rounds.get()
     assert imported.pk != round_.pk and imported.state == "open"
     alice = get_user_model().objects.get(username="alice")
-    hand_services.submit_hand(
+    submit_hand(
         player=alice,
         round_id=imported.pk,
         name="Scepter",
         cards=SCEPTER,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     old, new = (
         HandVersion.objects.filter(hand__round=imported).select_related("hand__player").order_by("number")

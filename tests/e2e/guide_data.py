@@ -13,7 +13,8 @@ from accounts.services import make_moderator, register_player
 from rounds.models import Round
 from rounds.services import leagues as round_services
 from scoring import services as scoring
-from submissions import services as submissions
+from submissions.services.reveal import reveal_round
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
 PASSWORD = "guide-password-42"
 
@@ -150,16 +151,16 @@ def _played_round(moderator, league, *, title, opened, hands, players):
         format_rule="Any five cards legal in Vintage, banned lists as usual.",
     )
     for hour, (username, (name, cards)) in enumerate(hands.items(), start=1):
-        submissions.submit_hand(
+        submit_hand(
             player=players[username],
             round_id=round_.pk,
             name=name,
             cards=_cards(cards),
-            attested=submissions.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
             now=opened + timedelta(hours=hour),
         )
     Round.objects.filter(pk=round_.pk).update(opened_at=opened, deadline=opened + timedelta(days=7))
-    submissions.reveal_round(round_.pk)
+    reveal_round(round_.pk)
     scoring.build_match_table(round_.pk)
     round_.refresh_from_db()
     return round_
@@ -253,12 +254,12 @@ def build_guide_league():
         commentary="Last round's table is nearly complete: report your row before this deadline.",
     )
     for hour, (username, (name, cards)) in enumerate(THIRD_ROUND_HANDS.items(), start=1):
-        submissions.submit_hand(
+        submit_hand(
             player=players[username],
             round_id=open_round.pk,
             name=name,
             cards=_cards(cards),
-            attested=submissions.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
             decisions={"colour": ["red", "blue", "green"][hour - 1]},
             now=now - timedelta(days=2) + timedelta(hours=hour),
         )

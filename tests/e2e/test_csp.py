@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from rounds.models import Card
 from rounds.services import leagues as round_services
 from scoring import services as scoring_services
-from submissions import services as submission_services
+from submissions.services import submit as submission_services
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.scoring.conftest import make_players, match_between, revealed_round  # noqa: F401
 from tests.submissions.conftest import KJELD, catalog_index  # noqa: F401

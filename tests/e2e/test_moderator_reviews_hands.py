@@ -3,7 +3,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from submissions import services
+from submissions.services import submit as services
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import shoot
 

@@ -13,8 +13,10 @@ from outbox.models import Message
 from rounds.services import leagues as round_services
 from scoring import services as scoring_services
 from scoring.models import Match
-from submissions import services
 from submissions.models import Hand
+from submissions.services.preview import declare_not_playing
+from submissions.services.review import review_hand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.e2e.test_accounts_browser import field
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, shoot
@@ -69,15 +71,15 @@ def season(moderator, player, make_user):
     )
     open_round = _round(moderator, league, "5 Card Vintage", timedelta(hours=5))
     reviewed = _round(moderator, league, "7 Card Highlander", timedelta(days=3))
-    services.submit_hand(
+    submit_hand(
         player=rivals[0],
         round_id=reviewed.pk,
         name="Scepter Tricks",
         cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
-    services.declare_not_playing(moderator=moderator, round_id=reviewed.pk)
-    services.review_hand(
+    declare_not_playing(moderator=moderator, round_id=reviewed.pk)
+    review_hand(
         actor=moderator,
         hand_id=Hand.objects.get(round=reviewed).pk,
         action="flag",

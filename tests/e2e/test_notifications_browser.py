@@ -10,7 +10,8 @@ from playwright.sync_api import expect
 
 from outbox.models import Message
 from rounds.models import Round
-from submissions import services as hand_services
+from submissions.services.reveal import reveal_round
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, shoot
 from tests.submissions.conftest import KJELD, SCEPTER
@@ -23,19 +24,19 @@ def test_after_the_reveal_the_bell_leads_the_player_to_their_row(
 ):
     alice = make_user("alice", forum_username="WhammeWhamme", email="alice@example.org")
     bob = make_user("bob", forum_username="nerdyjoe", email="bob@example.org")
-    hand_services.submit_hand(
+    submit_hand(
         player=alice,
         round_id=vintage_round.pk,
         name="Kjeld",
         cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
-    hand_services.submit_hand(
+    submit_hand(
         player=bob,
         round_id=vintage_round.pk,
         name="Scepter",
         cards=SCEPTER,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     page.set_viewport_size(DESKTOP)
     log_in(page, live_server, "alice", password)
@@ -43,7 +44,7 @@ def test_after_the_reveal_the_bell_leads_the_player_to_their_row(
     expect(bell).to_have_attribute("aria-label", "Notifications")  # nothing yet
 
     Round.objects.filter(pk=vintage_round.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert hand_services.reveal_round(vintage_round.pk)
+    assert reveal_round(vintage_round.pk)
 
     page.reload()
     expect(bell).to_have_attribute("aria-label", "Notifications: 1 unread")

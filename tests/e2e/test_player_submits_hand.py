@@ -8,7 +8,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from rounds.models import Round
-from submissions import services
+from submissions.services import submit as services
 from tests.e2e.test_accounts_browser import field
 from tests.e2e.test_moderator_opens_round import log_in
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from accounts.services import make_moderator, register_player
 from scoring import services as scoring
 from scoring.models import Match
-from submissions import services
+from submissions.services import submit as services
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import shoot
 from tests.submissions.conftest import KJELD, SCEPTER, VOID

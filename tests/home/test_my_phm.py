@@ -16,8 +16,10 @@ from scoring.models import Match
 from scoring.player_selectors import player_page
 from scoring.standings import league_standings, standings_of_leagues
 from submissions import selectors as hand_selectors
-from submissions import services
 from submissions.models import Hand, HandVersion
+from submissions.services.preview import declare_not_playing
+from submissions.services.review import review_hand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.home.conftest import KJELD, SCEPTER
 
 pytestmark = pytest.mark.django_db
@@ -99,23 +101,23 @@ def test_open_round_status_changes_after_submitting_and_changing(client, player,
         f'<time class="badge text-bg-success phm-countdown" datetime="{round_.deadline.isoformat()}"' in html
     )
 
-    services.submit_hand(
+    submit_hand(
         player=player,
         round_id=round_.pk,
         name="The Might of Kjeld",
         cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     html = section(home(client, player, password), "open-title")
     assert "Submitted — version 1" in html and "The Might of Kjeld" in html
     assert "Not submitted" not in html and "Change" in html
 
-    services.submit_hand(
+    submit_hand(
         player=player,
         round_id=round_.pk,
         name="Kjeld again",
         cards=KJELD[::-1],
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     html = section(home(client, player, password), "open-title")
     assert "Submitted — version 2" in html and "Kjeld again" in html
@@ -133,12 +135,12 @@ def test_player_a_never_sees_player_b_before_the_deadline(client, player, make_u
     round_ = open_round()
     rival = make_user("rival", forum_username="nerdyjoe")
     before = section(home(client, player, password), "open-title")
-    services.submit_hand(
+    submit_hand(
         player=rival,
         round_id=round_.pk,
         name="Scepter Tricks",
         cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     html = home(client, player, password)
     assert "Scepter Tricks" not in html and "nerdyjoe" not in html and "rival" not in html
@@ -161,12 +163,12 @@ def test_open_round_status_shows_the_owners_decisions_to_the_owner_only(
     round_ = open_round(decisions=decisions)
     rival = make_user("rival")
     secret = "Platypus Overture Three"
-    services.submit_hand(
+    submit_hand(
         player=player,
         round_id=round_.pk,
         name="Kjeld",
         cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
         decisions={"tribe": "Elf", "motto": secret},
     )
     html = section(home(client, player, password), "open-title")
@@ -192,7 +194,7 @@ def test_tiebreak_rounds_only_for_eligible_players(client, player, make_user, pa
 def test_a_moderator_who_saw_the_hands_is_not_offered_the_round(client, moderator, password, open_round):
     round_ = open_round()
     assert f"/rounds/{round_.pk}/my-hand/" in home(client, moderator, password)
-    services.declare_not_playing(moderator=moderator, round_id=round_.pk)
+    declare_not_playing(moderator=moderator, round_id=round_.pk)
     assert f"/rounds/{round_.pk}/my-hand/" not in home(client, moderator, password)
 
 
@@ -200,9 +202,7 @@ def test_rounds_past_their_deadline_or_drafts_are_not_open(
     client, player, password, open_round, league, moderator
 ):
     round_ = open_round()
-    services.submit_hand(
-        player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
     round_services.create_round(
         actor=moderator,
         league=league,
@@ -292,9 +292,7 @@ def test_latest_results_and_league_positions_come_from_scoring(
 
 def test_open_rounds_count_nowhere_in_results(client, player, make_players, password, open_round):
     round_ = open_round()
-    services.submit_hand(
-        player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
     html = home(client, player, password)
     assert "No results yet." in html and "No position yet" in html
 
@@ -327,21 +325,21 @@ def two_moderator_league(moderator, other_moderator):
 
 
 def _flag(actor, hand, message="Karakas is banned here"):
-    services.review_hand(actor=actor, hand_id=hand.pk, action="flag", message=message)
+    review_hand(actor=actor, hand_id=hand.pk, action="flag", message=message)
 
 
 def test_undeclared_moderator_gets_only_a_link_to_the_review_page(
     client, moderator, other_moderator, player, password, open_round, two_moderator_league
 ):
     round_ = open_round(league=two_moderator_league)
-    services.submit_hand(
+    submit_hand(
         player=player,
         round_id=round_.pk,
         name="The Might of Kjeld",
         cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
-    services.declare_not_playing(moderator=other_moderator, round_id=round_.pk)
+    declare_not_playing(moderator=other_moderator, round_id=round_.pk)
     _flag(other_moderator, Hand.objects.get(round=round_))
 
     todo = section(home(client, moderator, password), "todo-title", "</section>")
@@ -355,27 +353,25 @@ def test_declared_moderator_sees_flagged_and_suspicious_hands(
     client, moderator, player, make_user, password, open_round, league
 ):
     round_ = open_round()
-    services.submit_hand(
+    submit_hand(
         player=player,
         round_id=round_.pk,
         name="The Might of Kjeld",
         cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     rival = make_user("rival", forum_username="nerdyjoe")
-    services.submit_hand(
+    submit_hand(
         player=rival,
         round_id=round_.pk,
         name="Scepter Tricks",
         cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     odd = make_user("odd", forum_username="Oddball")
-    services.submit_hand(
-        player=odd, round_id=round_.pk, name="Mystery", cards=SCEPTER, attested=services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=odd, round_id=round_.pk, name="Mystery", cards=SCEPTER, attested=EVERY_LISTED_RULE)
     HandVersion.objects.filter(hand__player=odd).update(cards=[*SCEPTER[:4], "Totally Made Up Card"])
-    services.declare_not_playing(moderator=moderator, round_id=round_.pk)
+    declare_not_playing(moderator=moderator, round_id=round_.pk)
     _flag(moderator, Hand.objects.get(round=round_, player=player))
 
     todo = section(home(client, moderator, password), "todo-title", "</section>")
@@ -389,21 +385,21 @@ def test_a_playing_moderator_sees_nothing_secret(
     client, moderator, other_moderator, player, password, open_round, two_moderator_league
 ):
     round_ = open_round(league=two_moderator_league)
-    services.submit_hand(
+    submit_hand(
         player=moderator,
         round_id=round_.pk,
         name="Mod's own",
         cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
-    services.submit_hand(
+    submit_hand(
         player=player,
         round_id=round_.pk,
         name="The Might of Kjeld",
         cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
-    services.declare_not_playing(moderator=other_moderator, round_id=round_.pk)
+    declare_not_playing(moderator=other_moderator, round_id=round_.pk)
     _flag(other_moderator, Hand.objects.get(round=round_, player=player))
 
     html = home(client, moderator, password)
@@ -516,9 +512,7 @@ MAX_QUERIES = 45
 def _player_with_rounds(count, player, make_players, open_round, revealed_round, moderator):
     for _ in range(count):
         round_ = open_round()
-        services.submit_hand(
-            player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-        )
+        submit_hand(player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
         open_round(title="Not entered")
         others = make_players(3)
         revealed = revealed_round([player, *others])
@@ -564,14 +558,14 @@ def test_a_moderators_page_runs_the_same_queries_for_one_league_or_many(
             actor=moderator, name=f"League {number}", moderators=[moderator]
         )
         declared = open_round(league=league, title="Declared")
-        services.submit_hand(
+        submit_hand(
             player=player,
             round_id=declared.pk,
             name="Kjeld",
             cards=KJELD,
-            attested=services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
-        services.declare_not_playing(moderator=moderator, round_id=declared.pk)
+        declare_not_playing(moderator=moderator, round_id=declared.pk)
         _flag(moderator, Hand.objects.get(round=declared))
         open_round(league=league, title="Undeclared")
         others = make_players(3)

@@ -17,8 +17,8 @@ from outbox.models import Message, Notification
 from rounds.models import Card, League, Round, RoundState
 from rounds.models.audit import AuditEntry
 from scoring.models import BonusAward, Challenge, Match, MatchReport, MatchStatus
-from submissions import services as hand_services
 from submissions.models import Hand, HandReview, HandsPreview, HandVersion
+from submissions.services import submit as hand_services
 
 # Rows of every model the demo writes: a second run must leave each count as it was.
 SEEDED_MODELS = [

@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from outbox.models import Message
 from rounds.services.leagues import create_league
-from submissions import services as hand_services
+from submissions.services.preview import declare_not_playing
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.submissions.conftest import KJELD, SCEPTER
 
 pytestmark = pytest.mark.django_db
@@ -16,9 +17,7 @@ LIST_URL = reverse("admin:outbox_message_changelist")
 
 
 def submit(player, round_, cards):
-    return hand_services.submit_hand(
-        player=player, round_id=round_.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE
-    )
+    return submit_hand(player=player, round_id=round_.pk, name="", cards=cards, attested=EVERY_LISTED_RULE)
 
 
 def subjects(client):
@@ -30,7 +29,7 @@ def subjects(client):
 def test_a_moderator_sees_their_leagues_messages_without_bodies(client, moderator, open_round, alice):
     submit(alice, open_round, KJELD)
     message = Message.objects.get()
-    hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
+    declare_not_playing(moderator=moderator, round_id=open_round.pk)
     client.force_login(moderator)
     assert subjects(client) == [message.subject]
     detail = client.get(reverse("admin:outbox_message_change", args=[message.pk])).content.decode()
@@ -53,7 +52,7 @@ def test_before_the_deadline_receipts_are_shown_only_to_moderators_who_declared(
     submit(alice, open_round, KJELD)
     client.force_login(moderator)
     assert subjects(client) == []  # who entered is not for a moderator who may still play
-    hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
+    declare_not_playing(moderator=moderator, round_id=open_round.pk)
     assert len(subjects(client)) == 1
 
 
@@ -87,7 +86,7 @@ def test_a_moderator_sends_failed_messages_again_from_the_list(client, moderator
     submit(alice, open_round, KJELD)
     Message.objects.update(state=Message.State.FAILED, attempts=12, last_error="SMTPRecipientsRefused: full")
     client.force_login(moderator)
-    hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
+    declare_not_playing(moderator=moderator, round_id=open_round.pk)
     message = Message.objects.get()
     response = client.post(LIST_URL, {"action": "send_again", "_selected_action": [message.pk]}, follow=True)
     assert "1 message(s) queued to be sent again" in response.content.decode()

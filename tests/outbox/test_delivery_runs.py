@@ -11,7 +11,7 @@ from django.utils import timezone
 from outbox import services, tasks
 from outbox.models import Message
 from outbox.smtp import DeadlineSMTP
-from submissions import services as hand_services
+from submissions.services import submit as hand_services
 from tests.phm.stack import DrippingSMTPServer, MailSink, SilentSMTPServer, free_port
 from tests.submissions.conftest import KJELD
 

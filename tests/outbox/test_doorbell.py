@@ -62,7 +62,7 @@ def test_the_task_delivers_each_message_once(open_round, alice):
     from django.core import mail
 
     from outbox.models import Message
-    from submissions import services as hand_services
+    from submissions.services import submit as hand_services
     from tests.submissions.conftest import KJELD
 
     hand_services.submit_hand(

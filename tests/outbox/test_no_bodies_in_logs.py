@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from outbox import services
 from outbox.models import Message
-from submissions import services as hand_services
+from submissions.services import submit as hand_services
 from tests.submissions.conftest import KJELD
 
 pytestmark = pytest.mark.django_db

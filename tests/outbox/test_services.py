@@ -13,16 +13,16 @@ from django.utils import timezone
 from outbox import services, tasks
 from outbox.models import Message
 from rounds.models.audit import AuditEntry
-from submissions import services as hand_services
+from submissions.services.preview import declare_not_playing
+from submissions.services.review import review_hand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.submissions.conftest import KJELD, SCEPTER
 
 pytestmark = pytest.mark.django_db
 
 
 def submit(player, round_, cards=KJELD, name="Kjeld"):
-    return hand_services.submit_hand(
-        player=player, round_id=round_.pk, name=name, cards=cards, attested=hand_services.EVERY_LISTED_RULE
-    )
+    return submit_hand(player=player, round_id=round_.pk, name=name, cards=cards, attested=EVERY_LISTED_RULE)
 
 
 def failing_backend(error):
@@ -206,8 +206,8 @@ def test_the_send_pending_mail_command_sends_what_is_due(open_round, alice):
 
 def test_review_notices_and_result_mails_go_through_the_outbox(open_round, alice, moderator):
     hand = submit(alice, open_round).hand
-    hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
-    hand_services.review_hand(actor=moderator, hand_id=hand.pk, action="flag", message="Not legal: 6 cards")
+    declare_not_playing(moderator=moderator, round_id=open_round.pk)
+    review_hand(actor=moderator, hand_id=hand.pk, action="flag", message="Not legal: 6 cards")
     kinds = sorted(Message.objects.values_list("kind", flat=True))
     assert kinds == ["hand.receipt", "hand.review"]
     review = Message.objects.get(kind="hand.review")

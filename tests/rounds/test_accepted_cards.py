@@ -15,7 +15,8 @@ from rounds.legality import HandRules, check_hand, rules_for_round
 from rounds.models import AcceptedCard, Card
 from rounds.models.audit import AuditEntry
 from rounds.services.leagues import create_league, create_round
-from submissions import services as hand_services
+from submissions.errors import IllegalHand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.submissions.conftest import KJELD
 
 pytestmark = pytest.mark.django_db
@@ -91,12 +92,12 @@ def test_accepting_is_audited_public_and_makes_the_card_legal(open_round, modera
     assert NEW_CARD in page and "Released 2026-11-20" in page and "Card accepted (3.2a)" in page
     assert client.get(f"/api/rounds/{open_round.pk}/accepted-cards/").json()[0]["name"] == NEW_CARD
     player = make_user("newcomer")
-    hand_services.submit_hand(
+    submit_hand(
         player=player,
         round_id=open_round.pk,
         name="",
         cards=[NEW_CARD, *KJELD[:4]],
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     card_id = response.json()["id"]
     assert (
@@ -109,12 +110,12 @@ def test_a_playing_moderator_leaves_the_decision_to_another_moderator(open_round
     second = register_player(username="second", password="correct-horse-battery-42")
     make_moderator(second)
     league.moderators.add(second)
-    hand_services.submit_hand(
+    submit_hand(
         player=moderator,
         round_id=open_round.pk,
         name="",
         cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     response = api_as(moderator).post(
         f"/api/rounds/{open_round.pk}/accepted-cards/", {"name": NEW_CARD, "reason": "Spoiled"}
@@ -132,12 +133,12 @@ def test_in_a_league_naming_no_moderator_any_other_site_moderator_decides(
     open_round, league, moderator, other_moderator
 ):
     league.moderators.clear()  # every site moderator manages it: the other one can decide
-    hand_services.submit_hand(
+    submit_hand(
         player=moderator,
         round_id=open_round.pk,
         name="",
         cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     body = {"name": NEW_CARD, "reason": "Spoiled"}
     response = api_as(moderator).post(f"/api/rounds/{open_round.pk}/accepted-cards/", body)
@@ -148,12 +149,12 @@ def test_in_a_league_naming_no_moderator_any_other_site_moderator_decides(
 
 
 def test_a_sole_moderator_who_plays_may_accept_and_it_shows_after_the_reveal(open_round, moderator, client):
-    hand_services.submit_hand(
+    submit_hand(
         player=moderator,
         round_id=open_round.pk,
         name="",
         cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     services.accept_unknown_card(open_round, name=NEW_CARD, by=moderator, reason="Spoiled")
     page = client.get(f"/rounds/{open_round.pk}/").content.decode()
@@ -172,13 +173,13 @@ NOT_YET_LEGAL = '"Ach! Hans, Run!"'
 def test_a_catalog_card_not_yet_legal_in_vintage_can_be_accepted(open_round, moderator, make_user):
     player = make_user("previewer")
     hand = [NOT_YET_LEGAL, *KJELD[:4]]
-    with pytest.raises(hand_services.IllegalHand) as refused:
-        hand_services.submit_hand(
+    with pytest.raises(IllegalHand) as refused:
+        submit_hand(
             player=player,
             round_id=open_round.pk,
             name="",
             cards=hand,
-            attested=hand_services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
     assert refused.value.verdict.cards[0].problems[0].code == "not_vintage_legal"
 
@@ -188,9 +189,7 @@ def test_a_catalog_card_not_yet_legal_in_vintage_can_be_accepted(open_round, mod
     )
     assert response.status_code == 201 and response.json()["name"] == NOT_YET_LEGAL  # the catalog's name
     assert AuditEntry.objects.get(action="round.card_accepted").after == {"card": NOT_YET_LEGAL}
-    hand_services.submit_hand(
-        player=player, round_id=open_round.pk, name="", cards=hand, attested=hand_services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=player, round_id=open_round.pk, name="", cards=hand, attested=EVERY_LISTED_RULE)
     verdict = check_hand(hand, rules_for_round(open_round))
     assert verdict.legal and verdict.cards[0].accepted and not verdict.cards[1].accepted
 

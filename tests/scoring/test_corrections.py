@@ -9,8 +9,8 @@ from rounds.models.audit import AuditEntry
 from scoring import services
 from scoring.models import Match
 from submissions.corrections import CorrectedEntry, apply_correction
+from submissions.errors import HandConflict, HandInputError, ReviewNotAllowed
 from submissions.models import HandReview, HandVersion
-from submissions.services import HandConflict, HandInputError, ReviewNotAllowed
 
 from .conftest import CARDS, match_between
 

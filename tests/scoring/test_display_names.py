@@ -17,7 +17,8 @@ from rounds.services import catalog as catalog_services
 from rounds.services import leagues as round_services
 from scoring import services
 from scoring.models import Challenge
-from submissions import services as hand_services
+from submissions.services.review import review_hand
+from submissions.services.submit import tiebreak_message
 from webhooks import services as webhook_services
 
 from .conftest import match_between
@@ -116,7 +117,7 @@ def test_a_sole_moderator_who_played_is_named_by_forum_name_on_the_results_page(
 def test_the_review_page_names_players_and_moderators_by_forum_name(client, moderator, revealed_round):
     round_, players = revealed_round(2)
     hand = players[0].hands.get(round=round_)
-    hand_services.review_hand(actor=moderator, hand_id=hand.pk, action="flag", message="Check it")
+    review_hand(actor=moderator, hand_id=hand.pk, action="flag", message="Check it")
     client.force_login(moderator)
     html = client.get(f"/moderate/rounds/{round_.pk}/hands/").content.decode()
     assert "01</span> Forum p1 ::" in html
@@ -171,7 +172,7 @@ def test_the_tiebreak_message_names_the_tied_players_by_forum_name(moderator, le
         deadline=now + timedelta(days=2),
     )  # fmt: skip
     round_.eligible_players.set(tied)
-    assert hand_services.tiebreak_message(round_).endswith("open only to Forum t1, Forum t2.")
+    assert tiebreak_message(round_).endswith("open only to Forum t1, Forum t2.")
 
 
 def test_the_forum_posts_and_csv_exports(client, challenged_round):

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from accounts.models import Profile
 from scoring import matches_reply, services
 from scoring.api import MatchSerializer
-from submissions import services as hand_services
+from submissions.services import review as hand_services
 from tests.factories import RoundFactory
 
 from .conftest import make_hands, match_between

@@ -81,7 +81,7 @@ def test_card_metagame_counts_hands_and_rounds_and_averages_stored_league_points
 
 
 def test_disqualified_hands_and_drafts_do_not_count(metagame, moderator, league, make_players):
-    from submissions import services as hand_services
+    from submissions.services import review as hand_services
 
     a, _b, _other, players = metagame
     hand = Hand.objects.get(round=a, player=players[2])

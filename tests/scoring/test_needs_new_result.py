@@ -8,7 +8,7 @@ from outbox.models import Notification
 from rounds.models.audit import AuditEntry
 from scoring import selectors, services
 from scoring.models import Challenge, Match, MatchReport
-from submissions import services as hand_services
+from submissions.services import review as hand_services
 
 from .conftest import match_between
 

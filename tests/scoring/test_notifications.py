@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from outbox.models import Message, Notification
 from scoring import services
-from submissions import services as hand_services
+from submissions.services import reveal as hand_services
 from tests.factories import LeagueFactory, RoundFactory
 
 from .conftest import make_hands, match_between

@@ -14,7 +14,8 @@ from rounds.services import leagues as round_services
 from scoring import selectors, services
 from scoring.metagame import card_metagame
 from scoring.player_selectors import player_page
-from submissions import services as hand_services
+from submissions.services.review import review_hand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.factories import RoundFactory
 
 from .conftest import make_hands, match_between
@@ -160,7 +161,7 @@ def test_disqualified_hand_is_listed_out_of_the_table(revealed_round, moderator,
     round_, players = revealed_round(3)
     play(round_, moderator, THREE)
     hand = players[0].hands.get(round=round_)
-    hand_services.review_hand(actor=moderator, hand_id=hand.pk, action="disqualify", message="Illegal")
+    review_hand(actor=moderator, hand_id=hand.pk, action="disqualify", message="Illegal")
     (entry,) = player_page(players[0]).entries
     assert entry.disqualified and entry.league_points is None and entry.points is None
     (other,) = player_page(players[1]).entries
@@ -199,12 +200,12 @@ def test_open_round_hand_shows_nowhere(
         hand_size=5,
         deadline=now + timedelta(days=2),
     )
-    hand_services.submit_hand(
+    submit_hand(
         player=players[0],
         round_id=open_round.pk,
         name=SECRET_NAME,
         cards=SECRET_CARDS,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     last = max(league.rounds.values_list("number", flat=True))  # the factory's numbers run on across tests
     draft = RoundFactory(

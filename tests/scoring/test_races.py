@@ -118,7 +118,7 @@ def test_a_report_racing_a_replacement_is_superseded_or_is_the_new_result(
     """Rule 4.2a: a player re-reports while the moderator replaces the opponent's hand. Both lock the round
     shared, then its tally row, then the match: the report lands before the replacement (and is superseded:
     the match needs a new result) or after it (and is that new result) — never a stale result that counts."""
-    from submissions import services as hand_services
+    from submissions.services import review as hand_services
 
     similar = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop"]
     for _attempt in range(4):

@@ -10,7 +10,7 @@ from rounds.models.audit import AuditEntry
 from scoring import services
 from scoring.models import Challenge, HandTally, Match, MatchReport, MatchStatus, RoundTally
 from submissions.models import HandStatus
-from submissions.services import review_hand
+from submissions.services.review import review_hand
 
 from .conftest import match_between
 
@@ -378,7 +378,7 @@ def test_bonus_needs_a_reason_and_a_known_player(revealed_round, moderator):
 
 
 def test_finalizing_freezes_hand_disqualification(revealed_round, moderator):
-    from submissions.services import HandConflict
+    from submissions.errors import HandConflict
 
     round_, _players = revealed_round(2)
     services.finalize_round(actor=moderator, round_id=round_.pk)

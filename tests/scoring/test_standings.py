@@ -10,7 +10,8 @@ from rounds.models.audit import AuditEntry
 from rounds.services.leagues import open_round
 from scoring import services
 from scoring.standings import league_standings
-from submissions import services as hand_services
+from submissions.errors import HandConflict
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
 from .conftest import match_between
 
@@ -68,20 +69,20 @@ def test_tie_for_first_tiebreak_round_and_winners(two_round_league, moderator):
     tiebreak = services.add_tiebreak_round(actor=moderator, league_id=league.pk)
     assert tiebreak.tiebreak and set(tiebreak.eligible_players.all()) == set(players[:2])
     open_round(actor=moderator, round_id=tiebreak.pk, now=timezone.now())
-    with pytest.raises(hand_services.HandConflict, match="tie-break round"):
-        hand_services.submit_hand(
+    with pytest.raises(HandConflict, match="tie-break round"):
+        submit_hand(
             player=players[2],
             round_id=tiebreak.pk,
             name="x",
             cards=KJELD,
-            attested=hand_services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
-    hand_services.submit_hand(
+    submit_hand(
         player=players[0],
         round_id=tiebreak.pk,
         name="Kjeld",
         cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     # The tie-break does not count in the standings; the moderator declares the winner.
     assert [row.league_points for row in league_standings(league).rows] == [600, 600, 25]

@@ -77,7 +77,7 @@ def test_stale_and_stored_tallies_give_the_same_reply(revealed_round, api_client
 
 
 def test_a_disqualified_hand_leaves_the_reply(revealed_round, moderator, api_client):
-    from submissions.services import review_hand
+    from submissions.services.review import review_hand
 
     round_, players = revealed_round(4)
     _report_everything(round_, players)

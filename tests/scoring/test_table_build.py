@@ -13,7 +13,7 @@ from scoring.models import HandTally, Match, RoundTally
 from scoring.services import table_build
 from scoring.services.table import insert_pairs
 from submissions.models import Hand
-from submissions.services import reveal_round
+from submissions.services.reveal import reveal_round
 from tests.conftest import skip_unless
 
 from .conftest import match_between
@@ -136,7 +136,7 @@ def test_a_build_is_idempotent_and_fills_in_what_is_missing(revealed_round):
 
 
 def test_disqualified_hands_get_no_matches_in_a_stepwise_build(revealed_round, moderator):
-    from submissions.services import review_hand
+    from submissions.services.review import review_hand
 
     round_, _players = revealed_round(5, build=False)
     reveal_round(round_.pk)

@@ -11,8 +11,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from rounds.services import leagues as round_services
-from submissions import commitments, services
+from submissions import commitments
+from submissions.errors import HandInputError
 from submissions.models import Hand, HandVersion
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
 from .conftest import KJELD, SCEPTER
 from .test_secrecy import concrete_urls
@@ -76,9 +78,9 @@ def test_the_api_records_exactly_the_rules_attested(moderator, league, alice, ru
 def test_the_service_has_no_default_attestation(moderator, league, alice):
     round_ = make_round(moderator, league, life_rule=True)
     with pytest.raises(TypeError):
-        services.submit_hand(player=alice, round_id=round_.pk, name="", cards=KJELD)  # no `attested`
-    with pytest.raises(services.HandInputError) as caught:
-        services.submit_hand(player=alice, round_id=round_.pk, name="", cards=KJELD, attested=["3.1"])
+        submit_hand(player=alice, round_id=round_.pk, name="", cards=KJELD)  # no `attested`
+    with pytest.raises(HandInputError) as caught:
+        submit_hand(player=alice, round_id=round_.pk, name="", cards=KJELD, attested=["3.1"])
     assert "7.5b" in caught.value.errors["attest"][0]
     assert not Hand.objects.exists()
 
@@ -157,9 +159,7 @@ def test_the_commitment_covers_the_decisions_and_old_commitments_keep_format_v1(
     again = put(alice, decision_round, decisions={**ANSWERS, "tribe": "Elf"}).json()
     assert again["version"] == 2
     # A round without decisions commits exactly as before (v1): earlier commitments still verify.
-    services.submit_hand(
-        player=bob, round_id=open_round.pk, name="S", cards=SCEPTER, attested=services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=bob, round_id=open_round.pk, name="S", cards=SCEPTER, attested=EVERY_LISTED_RULE)
     plain = HandVersion.objects.select_related("hand__player").get(hand__player=bob)
     plain_text = commitments.version_text(plain)
     assert plain_text.startswith("PHM hand commitment v1\n") and "decision" not in plain_text

@@ -12,8 +12,10 @@ from accounts.services import profile_for
 from outbox.models import Message, Notification
 from rounds.services import leagues as round_services
 from submissions import notifications
-from submissions import services as hand_services
 from submissions.models import DeadlineReminder
+from submissions.services.preview import declare_not_playing
+from submissions.services.review import review_hand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.factories import LeagueFactory, RoundFactory
 from tests.scoring.conftest import make_hands
 
@@ -99,12 +101,12 @@ def test_a_tie_break_round_invites_only_the_tied_players(league, moderator, leag
 def test_reminders_go_only_to_who_has_not_submitted_and_never_twice(league, moderator, league_players):
     alice, _bob, _carol, _dave = league_players
     round_ = open_new_round(league, moderator)
-    hand_services.submit_hand(
+    submit_hand(
         player=alice,
         round_id=round_.pk,
         name="Secret Goblins",
         cards=KJELD[:4],
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     day_before = round_.deadline - timedelta(hours=23)
     assert notifications.send_reminders(now=round_.deadline - timedelta(hours=25)) == 0  # too early
@@ -154,7 +156,7 @@ def test_a_round_opened_late_skips_the_24_hour_reminder(league, moderator, leagu
 def test_a_moderator_who_declared_gets_no_reminder(league, moderator, league_players):
     round_ = open_new_round(league, moderator)
     league.followers.add(moderator)
-    hand_services.declare_not_playing(moderator=moderator, round_id=round_.pk)
+    declare_not_playing(moderator=moderator, round_id=round_.pk)
     notifications.send_reminders(now=round_.deadline - timedelta(minutes=30))
     assert "mod" not in told("round.reminder")
 
@@ -168,25 +170,23 @@ def test_reminder_task_is_on_the_beat(settings):
 
 
 def test_a_flag_tells_only_the_hand_s_player(open_round, moderator, alice, bob):
-    hand_services.submit_hand(
+    submit_hand(
         player=alice,
         round_id=open_round.pk,
         name="Kjeld",
         cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
-    hand_services.submit_hand(
+    submit_hand(
         player=bob,
         round_id=open_round.pk,
         name="Other",
         cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     hand = alice.hands.get(round=open_round)
-    hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
-    hand_services.review_hand(
-        actor=moderator, hand_id=hand.pk, action="flag", message="Wheel of Torture is banned"
-    )
+    declare_not_playing(moderator=moderator, round_id=open_round.pk)
+    review_hand(actor=moderator, hand_id=hand.pk, action="flag", message="Wheel of Torture is banned")
     assert told("hand.review") == ["alice"] and mailed("hand.review") == ["alice"]
     note = Notification.objects.get(kind="hand.review")
     assert note.url == f"/rounds/{open_round.pk}/my-hand/"
@@ -198,12 +198,12 @@ def test_a_flag_tells_only_the_hand_s_player(open_round, moderator, alice, bob):
 def test_nothing_told_before_the_reveal_names_another_player_s_hand(league, moderator, league_players):
     alice, _bob, _carol, _dave = league_players
     round_ = open_new_round(league, moderator)
-    hand_services.submit_hand(
+    submit_hand(
         player=alice,
         round_id=round_.pk,
         name="Secret Goblins",
         cards=KJELD[:4],
-        attested=hand_services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     notifications.send_reminders(now=round_.deadline - timedelta(hours=23))
     notifications.send_reminders(now=round_.deadline - timedelta(minutes=30))

@@ -3,8 +3,8 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from submissions import services
 from submissions.models import Hand, HandVersion
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
 from .conftest import KJELD, SCEPTER, VOID
 
@@ -122,12 +122,12 @@ def test_live_check_and_suggestions_fragments(alice_client, open_round):
 
 def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, moderator, make_user):
     for n in range(3):
-        services.submit_hand(
+        submit_hand(
             player=make_user(f"p{n}"),
             round_id=open_round.pk,
             name=f"H{n}",
             cards=KJELD,
-            attested=services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
     client.force_login(moderator)
     client.post(f"/moderate/rounds/{open_round.pk}/hands/preview/")  # "I will not play in this round"
@@ -136,12 +136,12 @@ def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, mod
         response = client.get(f"/moderate/rounds/{open_round.pk}/hands/")
     few = len(ctx.captured_queries)
     for n in range(3, 9):
-        services.submit_hand(
+        submit_hand(
             player=make_user(f"p{n}"),
             round_id=open_round.pk,
             name=f"H{n}",
             cards=VOID,
-            attested=services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(f"/moderate/rounds/{open_round.pk}/hands/")
@@ -151,8 +151,8 @@ def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, mod
 
 
 def test_review_actions_from_the_page(client, open_round, moderator, alice):
-    hand = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    hand = submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE
     ).hand
     client.force_login(moderator)
     response = client.post(
@@ -179,8 +179,8 @@ def test_review_actions_from_the_page(client, open_round, moderator, alice):
 def test_verify_page_checks_a_commitment(client, open_round, alice):
     from submissions.commitments import version_text
 
-    version = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    version = submit_hand(
+        player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=EVERY_LISTED_RULE
     ).version
     text = version_text(HandVersion.objects.select_related("hand__player").get(pk=version.pk))
     good = client.post("/hands/verify/", {"text": text, "commitment": version.commitment}).content.decode()
@@ -192,21 +192,19 @@ def test_verify_page_checks_a_commitment(client, open_round, alice):
 
 
 def test_round_page_query_count_does_not_grow_with_hands_while_open(client, open_round, alice, make_user):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=EVERY_LISTED_RULE)
     client.force_login(alice)
     client.get(open_round.get_absolute_url())  # the bell's count is cached from the first page on
     with CaptureQueriesContext(connection) as ctx:
         client.get(open_round.get_absolute_url())
     few = len(ctx.captured_queries)
     for n in range(5):
-        services.submit_hand(
+        submit_hand(
             player=make_user(f"q{n}"),
             round_id=open_round.pk,
             name="",
             cards=VOID,
-            attested=services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
     with CaptureQueriesContext(connection) as ctx:
         client.get(open_round.get_absolute_url())

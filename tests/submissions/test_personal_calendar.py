@@ -15,8 +15,8 @@ from icalendar import Calendar
 from accounts import services as account_services
 from rounds.models import Round, RoundState
 from rounds.services import leagues as round_services
-from submissions import services
 from submissions.models import Hand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.factories import LeagueFactory, RoundFactory
 
 from .conftest import KJELD
@@ -175,12 +175,12 @@ def all_feeds(alice, league):
 
 
 def test_no_feed_shows_anything_of_a_hand_before_the_deadline(alice, bob, league, open_round):
-    services.submit_hand(
+    submit_hand(
         player=alice,
         round_id=open_round.pk,
         name=SECRET_NAME,
         cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     account_services.calendar_token_for(bob)
     feeds = all_feeds(alice, league)
@@ -201,12 +201,12 @@ def test_no_feed_shows_anything_of_a_hand_before_the_deadline(alice, bob, league
 
 
 def test_after_the_deadline_the_feed_counts_the_hands_but_names_none(alice, league, open_round):
-    services.submit_hand(
+    submit_hand(
         player=alice,
         round_id=open_round.pk,
         name=SECRET_NAME,
         cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     with time_machine.travel(open_round.deadline + timedelta(minutes=1), tick=False):
         feeds = all_feeds(alice, league)

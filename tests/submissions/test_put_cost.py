@@ -17,8 +17,10 @@ from outbox import services as outbox_services
 from outbox.models import Message
 from phm.links import site_url
 from rounds.models.audit import AuditEntry
-from submissions import services
 from submissions.models import HandVersion
+from submissions.services.pg_write import _insert_params, _inserted_fields
+from submissions.services.receipts import render_receipt
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
 from .conftest import KJELD, SCEPTER
 
@@ -88,8 +90,8 @@ def test_the_receipt_row_names_its_version_and_its_body_is_rendered_when_sent(op
 
 def test_the_receipt_is_the_one_the_templates_made_in_the_request(open_round, alice):
     """Rendered at sending with the context the request used to render it with: the same text."""
-    submission = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    submission = submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE
     )
     message = Message.objects.get(kind="hand.receipt")
     expected_text, expected_html = outbox_services.rendering.render_email(
@@ -105,13 +107,11 @@ def test_the_receipt_is_the_one_the_templates_made_in_the_request(open_round, al
         },
     )
     assert deferred.body_of(message) == expected_text
-    assert services.render_receipt(message) == (expected_text, expected_html)
+    assert render_receipt(message) == (expected_text, expected_html)
 
 
 def test_a_receipt_whose_version_is_gone_fails_for_good(open_round, alice):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
     message = Message.objects.get(kind="hand.receipt")
     Message.objects.filter(pk=message.pk).update(source_id=10**12)
     assert outbox_services.deliver(message.pk) == "failed"
@@ -121,9 +121,7 @@ def test_a_receipt_whose_version_is_gone_fails_for_good(open_round, alice):
 
 
 def test_a_receipt_is_only_ever_rendered_for_the_versions_own_player(open_round, alice, bob):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
     message = Message.objects.get(kind="hand.receipt")
     Message.objects.filter(pk=message.pk).update(recipient=bob, to_address="bob@example.org")
     assert outbox_services.deliver(message.pk) == "failed"
@@ -131,24 +129,22 @@ def test_a_receipt_is_only_ever_rendered_for_the_versions_own_player(open_round,
 
 
 def test_the_statement_sends_the_values_djangos_own_saves_would(open_round, alice):
-    """_save_submission builds its SQL once; its values must stay those of the ORM's INSERT compiler."""
+    """pg_write.save_submission builds its SQL once; its values must stay those of the ORM's INSERT compiler."""
     from django.db.models import sql
 
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
     rows = [
         HandVersion.objects.get(hand__player=alice),
         AuditEntry.objects.filter(action="hand.submitted").latest("pk"),
         Message.objects.get(kind="hand.receipt"),
     ]
     for row in rows:
-        fields = services._inserted_fields(type(row))
+        fields = _inserted_fields(type(row))
         query = sql.InsertQuery(type(row))
         query.insert_values(fields, [row])
         with time_machine.travel(open_round.deadline, tick=False):  # auto_now_add reads the clock for both
             [(text, compiled)] = query.get_compiler(connection=connection).as_sql()
-            ours = services._insert_params(row, connection)
+            ours = _insert_params(row, connection)
         assert [str(value) for value in ours] == [str(value) for value in compiled]
         columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
         assert columns in text

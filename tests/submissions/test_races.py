@@ -10,8 +10,11 @@ from django.utils import timezone
 
 from rounds.models import Round, RoundState
 from rounds.services import leagues as round_services
-from submissions import services
+from submissions.errors import HandConflict
 from submissions.models import Hand, HandVersion
+from submissions.services.preview import declare_not_playing
+from submissions.services.reveal import reveal_round
+from submissions.services.submit import EVERY_LISTED_RULE, judge, submit_hand
 from tests.conftest import skip_unless
 from tests.rounds.test_round_races import run_together
 
@@ -33,7 +36,7 @@ def test_many_players_submitting_around_the_deadline_none_lost(on_postgres, leag
     )  # fmt: skip
     players = [make_user(f"racer{n}") for n in range(24)]
     # Warm the catalog index once, so the threads race on the database rather than on building it.
-    services.judge(round_, KJELD)
+    judge(round_, KJELD)
     deadline = timezone.now() + timedelta(seconds=1.5)
     Round.objects.filter(pk=round_.pk).update(deadline=deadline)
     outcomes = {}
@@ -49,14 +52,14 @@ def test_many_players_submitting_around_the_deadline_none_lost(on_postgres, leag
                 attempt += 1
                 cards = [KJELD, SCEPTER, VOID][(n + attempt) % 3]
                 try:
-                    result = services.submit_hand(
+                    result = submit_hand(
                         player=player,
                         round_id=round_.pk,
                         name=f"h{attempt}",
                         cards=cards,
-                        attested=services.EVERY_LISTED_RULE,
+                        attested=EVERY_LISTED_RULE,
                     )
-                except services.HandConflict:
+                except HandConflict:
                     with lock:
                         outcomes[player.pk] = (accepted, timezone.now())
                     return "refused"
@@ -95,15 +98,15 @@ def test_reveal_run_concurrently_numbers_once(on_postgres, league, moderator, ma
         deadline=now + timedelta(days=1),
     )  # fmt: skip
     for n in range(10):
-        services.submit_hand(
+        submit_hand(
             player=make_user(f"p{n}"),
             round_id=round_.pk,
             name="",
             cards=KJELD,
-            attested=services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now())
-    results = run_together([lambda: services.reveal_round(round_.pk) for _ in range(6)])
+    results = run_together([lambda: reveal_round(round_.pk) for _ in range(6)])
     assert sorted(results) == [False] * 5 + [True]
     numbered = list(
         Hand.objects.filter(round=round_).order_by("created_at", "pk").values_list("number", flat=True)
@@ -120,9 +123,7 @@ def test_a_real_worker_reveals_a_round(on_postgres, celery_worker_process, leagu
         actor=moderator, league=league, now=now, open_now=True, title="Worker", hand_size=5,
         deadline=now + timedelta(days=1),
     )  # fmt: skip
-    services.submit_hand(
-        player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    submit_hand(player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now())
     reveal_round.apply_async(args=[round_.pk], queue=celery_worker_process)  # nothing reads its result
     deadline = time.monotonic() + 90  # generous: the first task waits for the worker process to boot
@@ -139,16 +140,16 @@ def test_one_player_submitting_from_many_tabs_gets_one_hand_and_numbered_version
         actor=moderator, league=league, now=now, open_now=True, title="Tabs", hand_size=5,
         deadline=now + timedelta(days=1),
     )  # fmt: skip
-    services.judge(round_, KJELD)
+    judge(round_, KJELD)
     hands = [KJELD, SCEPTER, VOID]
     results = run_together(
         [
-            lambda n=n: services.submit_hand(
+            lambda n=n: submit_hand(
                 player=alice,
                 round_id=round_.pk,
                 name=f"tab {n}",
                 cards=hands[n % 3],
-                attested=services.EVERY_LISTED_RULE,
+                attested=EVERY_LISTED_RULE,
             )
             for n in range(10)
         ]
@@ -169,20 +170,20 @@ def test_closing_the_round_while_players_submit_leaves_no_hand_after_the_close(
         actor=moderator, league=league, now=now, open_now=True, title="Close", hand_size=5,
         deadline=now + timedelta(days=1),
     )  # fmt: skip
-    services.judge(round_, KJELD)
+    judge(round_, KJELD)
     players = [make_user(f"closer{n}") for n in range(12)]
 
     def submit(player):
         def job():
             try:
-                return services.submit_hand(
+                return submit_hand(
                     player=player,
                     round_id=round_.pk,
                     name="",
                     cards=KJELD,
-                    attested=services.EVERY_LISTED_RULE,
+                    attested=EVERY_LISTED_RULE,
                 ).version
-            except services.HandConflict:
+            except HandConflict:
                 return "refused"
 
         return job
@@ -220,19 +221,15 @@ def test_a_moderator_never_both_plays_and_sees_the_hands_under_any_interleaving(
             actor=moderator, league=league, now=now, open_now=True, title=f"Trial {trial}", hand_size=5,
             deadline=now + timedelta(days=1),
         )  # fmt: skip
-        services.submit_hand(
-            player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-        )
+        submit_hand(player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
         jobs = []
         for user in moderators:
-            jobs.append(lambda user=user, round_=round_: services.submit_hand(
-                player=user, round_id=round_.pk, name="Mine", cards=SCEPTER, attested=services.EVERY_LISTED_RULE))  # fmt: skip
-            jobs.append(lambda user=user, round_=round_: services.declare_not_playing(
+            jobs.append(lambda user=user, round_=round_: submit_hand(
+                player=user, round_id=round_.pk, name="Mine", cards=SCEPTER, attested=EVERY_LISTED_RULE))  # fmt: skip
+            jobs.append(lambda user=user, round_=round_: declare_not_playing(
                 moderator=user, round_id=round_.pk))  # fmt: skip
         results = run_together(jobs)
-        assert all(not isinstance(r, Exception) or isinstance(r, services.HandConflict) for r in results), (
-            results
-        )
+        assert all(not isinstance(r, Exception) or isinstance(r, HandConflict) for r in results), results
         for user in moderators:
             played = Hand.objects.filter(round=round_, player=user).exists()
             previewed = HandsPreview.objects.filter(round=round_, moderator=user).exists()

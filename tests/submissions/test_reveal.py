@@ -9,10 +9,12 @@ from django.utils import timezone
 
 from rounds.models import Round, RoundState
 from rounds.services import leagues as round_services
-from submissions import services, tasks
+from submissions import tasks
 from submissions.bbcode import hands_posted
 from submissions.models import Hand
 from submissions.selectors import hands_of_round
+from submissions.services.reveal import reveal_round
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
 from .conftest import KJELD, SCEPTER, VOID
 
@@ -27,16 +29,14 @@ def three_hands(open_round, alice, bob, make_user):
         (alice, "The Might of Kjeld", KJELD),
         (carol, "The call of the void", VOID),
     ]:
-        services.submit_hand(
-            player=player, round_id=open_round.pk, name=name, cards=cards, attested=services.EVERY_LISTED_RULE
-        )
+        submit_hand(player=player, round_id=open_round.pk, name=name, cards=cards, attested=EVERY_LISTED_RULE)
     # Alice edits later: numbering is by *first* submission, so her edit does not move her.
-    services.submit_hand(
+    submit_hand(
         player=alice,
         round_id=open_round.pk,
         name="The Might of Kjeld",
         cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
     )
     return open_round
 
@@ -49,11 +49,11 @@ def numbers(round_):
 
 def test_reveal_numbers_by_first_submission_and_is_idempotent(three_hands):
     round_ = three_hands
-    assert services.reveal_round(round_.pk) is False  # before the deadline: nothing to do
+    assert reveal_round(round_.pk) is False  # before the deadline: nothing to do
     with time_machine.travel(round_.deadline + timedelta(seconds=1), tick=False):
-        assert services.reveal_round(round_.pk) is True
+        assert reveal_round(round_.pk) is True
         first = numbers(round_)
-        assert services.reveal_round(round_.pk) is False
+        assert reveal_round(round_.pk) is False
         assert tasks.reveal_due_rounds() == {"revealed": [], "scheduled": []}
     assert first == [("bob", 1), ("alice", 2), ("carol", 3)]
     assert numbers(round_) == first
@@ -155,12 +155,12 @@ def test_revealed_round_page_lists_hands_with_bounded_queries(three_hands, clien
         few = len(ctx.captured_queries)
     for n in range(6):
         player = make_user(f"extra{n}")
-        services.submit_hand(
+        submit_hand(
             player=player,
             round_id=round_.pk,
             name=f"Extra {n}",
             cards=VOID,
-            attested=services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
     with time_machine.travel(round_.deadline, tick=False):
         with CaptureQueriesContext(connection) as ctx:

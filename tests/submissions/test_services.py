@@ -7,8 +7,10 @@ from django.utils import timezone
 
 from rounds.models import BannedCard, BannedList
 from rounds.models.audit import audit_trail
-from submissions import commitments, services
+from submissions import commitments
+from submissions.errors import HandConflict, HandInputError, HandNotFound, IllegalHand
 from submissions.models import Hand, HandVersion
+from submissions.services.submit import EVERY_LISTED_RULE, attestations_for, submit_hand
 
 from .conftest import KJELD, SCEPTER
 
@@ -16,12 +18,12 @@ pytestmark = pytest.mark.django_db
 
 
 def submit(player, round_, cards=KJELD, name="The Might of Kjeld", **kwargs):
-    return services.submit_hand(
+    return submit_hand(
         player=player,
         round_id=round_.pk,
         name=name,
         cards=list(cards),
-        attested=services.EVERY_LISTED_RULE,
+        attested=EVERY_LISTED_RULE,
         **kwargs,
     )
 
@@ -66,7 +68,7 @@ def test_names_are_stored_as_the_catalog_spells_them(open_round, alice):
 
 
 def test_illegal_hand_is_refused_with_a_plain_reason_per_card(open_round, alice):
-    with pytest.raises(services.IllegalHand) as raised:
+    with pytest.raises(IllegalHand) as raised:
         submit(alice, open_round, cards=["Karakass", "Force of Will", "Chaos Orb", "Black Lotus", "Karakas"])
     cards = raised.value.verdict.cards
     assert "Did you mean “Karakas”?" in cards[0].problems[0].message
@@ -78,23 +80,23 @@ def test_illegal_hand_is_refused_with_a_plain_reason_per_card(open_round, alice)
 
 
 def test_wrong_number_of_cards_is_a_hand_problem(open_round, alice):
-    with pytest.raises(services.IllegalHand) as raised:
+    with pytest.raises(IllegalHand) as raised:
         submit(alice, open_round, cards=KJELD[:4])
     assert raised.value.verdict.problems[0].message == "The hand has 4 cards; this round needs exactly 5."
 
 
 def test_malformed_input_is_an_input_error_not_a_crash(open_round, alice):
-    with pytest.raises(services.HandInputError):
+    with pytest.raises(HandInputError):
         submit(alice, open_round, name="x" * 101)
-    with pytest.raises(services.HandInputError):
+    with pytest.raises(HandInputError):
         submit(alice, open_round, cards=["Karakas"] * 21)
-    with pytest.raises(services.HandInputError):
-        services.submit_hand(
+    with pytest.raises(HandInputError):
+        submit_hand(
             player=alice,
             round_id=open_round.pk,
             name="",
             cards="Karakas",
-            attested=services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
 
 
@@ -115,7 +117,7 @@ def test_the_rounds_extra_bans_apply(league, moderator, alice):
         actor=moderator, league=league, now=now, open_now=True, title="No Karakas", hand_size=5,
         deadline=now + timedelta(days=1), extra_banned=["Karakas"],
     )  # fmt: skip
-    with pytest.raises(services.IllegalHand) as raised:
+    with pytest.raises(IllegalHand) as raised:
         submit(alice, round_)
     assert raised.value.verdict.cards[1].problems[0].message == (
         "Karakas is on this round's additional banned list."
@@ -124,7 +126,7 @@ def test_the_rounds_extra_bans_apply(league, moderator, alice):
 
 def test_a_submission_after_the_deadline_is_refused(open_round, alice):
     submit(alice, open_round)
-    with time_machine.travel(open_round.deadline, tick=False), pytest.raises(services.HandConflict) as raised:
+    with time_machine.travel(open_round.deadline, tick=False), pytest.raises(HandConflict) as raised:
         submit(alice, open_round, cards=SCEPTER)
     assert "closed" in str(raised.value) and "not saved" in str(raised.value)
     assert HandVersion.objects.count() == 1
@@ -138,10 +140,8 @@ def test_a_draft_or_unknown_round_is_not_found(league, moderator, alice):
         actor=moderator, league=league, now=now, title="Draft", hand_size=5, deadline=now + timedelta(days=1)
     )
     for round_id in (draft.pk, 999_999):
-        with pytest.raises(services.HandNotFound):
-            services.submit_hand(
-                player=alice, round_id=round_id, name="", cards=KJELD, attested=services.EVERY_LISTED_RULE
-            )
+        with pytest.raises(HandNotFound):
+            submit_hand(player=alice, round_id=round_id, name="", cards=KJELD, attested=EVERY_LISTED_RULE)
 
 
 def test_commitment_is_sha256_of_the_documented_canonical_text(open_round, alice):
@@ -184,11 +184,11 @@ def test_receipt_email_carries_the_commitment(
 
 
 def test_attestations_follow_the_variants(open_round):
-    assert services.attestations_for(open_round) == ["3.1"]
+    assert attestations_for(open_round) == ["3.1"]
     open_round.life_rule = True
-    assert services.attestations_for(open_round) == ["3.1", "7.5b"]
+    assert attestations_for(open_round) == ["3.1", "7.5b"]
     open_round.backbuild = True
-    assert services.attestations_for(open_round) == ["7.5b", "7.6a"]  # 7.6a: ignore rule 3.1
+    assert attestations_for(open_round) == ["7.5b", "7.6a"]  # 7.6a: ignore rule 3.1
 
 
 def test_a_card_the_moderator_accepted_for_the_round_can_be_submitted(open_round, alice, moderator):

@@ -5,8 +5,9 @@ for everyone once hands are public and for nobody else before."""
 import pytest
 import time_machine
 
-from submissions import services
 from submissions.models import Hand, HandStatus
+from submissions.services.review import review_hand
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from submissions.similar_hands import card_changes, describe_card_changes
 
 from .conftest import KJELD, SCEPTER
@@ -21,11 +22,9 @@ def as_user(api_client, user):
 
 @pytest.fixture
 def kjeld_hand(open_round, alice, bob):
-    services.submit_hand(
-        player=bob, round_id=open_round.pk, name="Scepter", cards=SCEPTER, attested=services.EVERY_LISTED_RULE
-    )
-    return services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
+    submit_hand(player=bob, round_id=open_round.pk, name="Scepter", cards=SCEPTER, attested=EVERY_LISTED_RULE)
+    return submit_hand(
+        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE
     ).hand
 
 
@@ -90,7 +89,7 @@ def test_a_replacement_shows_on_the_round_page_and_in_the_hands_post(
     client, open_round, kjeld_hand, moderator
 ):
     with time_machine.travel(open_round.deadline, tick=False):
-        services.review_hand(
+        review_hand(
             actor=moderator,
             hand_id=kjeld_hand.pk,
             action="replace",
@@ -109,7 +108,7 @@ def test_a_replacement_note_is_secret_while_the_round_takes_hands(
     """Were the deadline moved back after a replacement, the note would show only to the hand's owner (and
     moderators): never to another player or anonymously, on the page or in the API."""
     with time_machine.travel(open_round.deadline, tick=False):
-        services.review_hand(actor=moderator, hand_id=kjeld_hand.pk, action="replace", cards=KJELD[:4])
+        review_hand(actor=moderator, hand_id=kjeld_hand.pk, action="replace", cards=KJELD[:4])
     hands = f"/api/rounds/{open_round.pk}/hands/"
     with time_machine.travel(open_round.deadline.replace(year=open_round.deadline.year - 1), tick=False):
         assert api_client.get(hands).status_code == 404
@@ -124,6 +123,6 @@ def test_a_replacement_note_is_secret_while_the_round_takes_hands(
 def test_the_review_page_counts_a_shorter_similar_hand_as_legal(client, open_round, kjeld_hand, moderator):
     client.force_login(moderator)
     with time_machine.travel(open_round.deadline, tick=False):
-        services.review_hand(actor=moderator, hand_id=kjeld_hand.pk, action="replace", cards=KJELD[:4])
+        review_hand(actor=moderator, hand_id=kjeld_hand.pk, action="replace", cards=KJELD[:4])
         page = client.get(f"/moderate/rounds/{open_round.pk}/hands/").content.decode()
     assert "Illegal" not in page and "Wheel of Torture removed." in page

@@ -13,7 +13,7 @@ from django.utils import timezone
 from rounds.models import Round
 from rounds.services import leagues as round_services
 from scoring import services as scoring_services
-from submissions import services as hand_services
+from submissions.services import submit as hand_services
 from tests.submissions.conftest import KJELD, SCEPTER
 from webhooks import payloads, services, tasks
 from webhooks.models import WebhookDelivery

@@ -11,8 +11,9 @@ from rounds.models import Round
 from rounds.services import leagues as round_services
 from scoring import services as scoring_services
 from scoring import tasks as scoring_tasks
-from submissions import services as hand_services
 from submissions import tasks as hand_tasks
+from submissions.services.reveal import reveal_round
+from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.submissions.conftest import KJELD, SCEPTER, VOID
 from webhooks import services, tasks
 from webhooks.models import WebhookDelivery
@@ -46,28 +47,28 @@ def test_nothing_about_hands_goes_out_before_the_reveal_and_the_hands_list_after
             deadline=now + timedelta(days=2),
         )
     with django_capture_on_commit_callbacks(execute=True):
-        hand_services.submit_hand(
+        submit_hand(
             player=alice,
             round_id=round_.pk,
             name="The Might of Kjeld",
             cards=KJELD,
-            attested=hand_services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
     with django_capture_on_commit_callbacks(execute=True):
-        hand_services.submit_hand(
+        submit_hand(
             player=bob,
             round_id=round_.pk,
             name="Scepter Tricks",
             cards=SCEPTER,
-            attested=hand_services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
     with django_capture_on_commit_callbacks(execute=True):
-        hand_services.submit_hand(
+        submit_hand(
             player=alice,
             round_id=round_.pk,
             name="Into the Void",
             cards=VOID,
-            attested=hand_services.EVERY_LISTED_RULE,
+            attested=EVERY_LISTED_RULE,
         )
     with django_capture_on_commit_callbacks(execute=True):
         round_services.extend_deadline(
@@ -96,7 +97,7 @@ def test_nothing_about_hands_goes_out_before_the_reveal_and_the_hands_list_after
             deadline=now + timedelta(days=9),
         )
     # Everything that could post early: reveals and tables before the deadline refuse, the backstops find nothing.
-    assert hand_services.reveal_round(round_.pk) is False
+    assert reveal_round(round_.pk) is False
     assert scoring_services.build_match_table(round_.pk) is None
     with pytest.raises(scoring_services.ScoringConflict):
         scoring_services.finalize_round(actor=moderator, round_id=round_.pk)
