@@ -1,10 +1,15 @@
 from django.apps import AppConfig
 
+from audit.labels import register_labels
+
+from .audit_labels import AUDIT_LABELS
+
 
 class SubmissionsConfig(AppConfig):
     name = "submissions"
 
     def ready(self):
+        register_labels(AUDIT_LABELS)
         from outbox import deferred
 
         from . import round_pages, services, signals  # noqa: F401  (the round pages' hands; the reveal scheduler)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import log_action
 from rounds.models import RoundState
-from rounds.models.audit import log_action
 from rounds.services.leagues import can_manage_league
 
 from . import signals

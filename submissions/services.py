@@ -18,6 +18,7 @@ from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.services import audit_entry, log_action
 from outbox import deferred as outbox_deferred
 from outbox import rendering
 from outbox import services as outbox
@@ -28,7 +29,6 @@ from rounds.catalog.resolve import resolve_name
 from rounds.legality import accepted_cards_matter, check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
 from rounds.models import MAX_HAND_SIZE, League, Round, RoundState
-from rounds.models.audit import audit_entry, log_action
 from rounds.permissions import own_hand_refusal, own_interest_refusal
 from rounds.services.leagues import can_manage_league
 from rounds.variants import MAX_DECISION_TEXT

@@ -10,9 +10,9 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
+from audit.models import AuditEntry
 from outbox import services, tasks
 from outbox.models import Message
-from rounds.models.audit import AuditEntry
 from submissions import services as hand_services
 from tests.submissions.conftest import KJELD, SCEPTER
 

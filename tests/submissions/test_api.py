@@ -3,7 +3,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rounds.models.audit import audit_trail
+from audit.selectors import audit_trail
 from submissions import services
 from submissions.models import Hand, HandStatus
 
