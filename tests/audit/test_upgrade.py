@@ -127,7 +127,11 @@ def test_every_entry_survives_the_move_to_the_audit_app():
 
         # The content type moved with its id; the permission granted on it still counts.
         entry_type = ContentType.objects.get_for_model(AuditEntry)
-        assert (entry_type.app_label, entry_type.model, entry_type.pk) == ("audit", "auditentry", entry_type_id)
+        assert (entry_type.app_label, entry_type.model, entry_type.pk) == (
+            "audit",
+            "auditentry",
+            entry_type_id,
+        )
         assert not ContentType.objects.filter(app_label="rounds", model="auditentry").exists()
         assert users[moderator_id].has_perm("audit.view_auditentry")
 
