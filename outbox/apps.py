@@ -1,5 +1,9 @@
 from django.apps import AppConfig
 
+from audit.labels import register_labels
+
+from .audit_labels import AUDIT_LABELS
+
 
 class OutboxConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -7,4 +11,5 @@ class OutboxConfig(AppConfig):
     verbose_name = "Outbox"
 
     def ready(self):
+        register_labels(AUDIT_LABELS)
         from . import checks  # noqa: F401 (registers the deploy check)

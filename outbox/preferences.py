@@ -7,7 +7,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 
 from accounts.models import Profile
-from rounds.models.audit import log_action
+from audit.services import log_action
 
 from .kinds import BY_KEY, KINDS
 

@@ -24,8 +24,8 @@ from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import log_action
 from phm.links import site_url
-from rounds.models.audit import log_action
 
 from . import deferred, kinds, preferences, rendering, unread
 from .doorbell import doorbell

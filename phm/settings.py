@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "accounts",
+    "audit",
     "rounds",
     "submissions",
     "scoring",

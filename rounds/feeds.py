@@ -18,9 +18,11 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from audit.models import AuditEntry
+
 from .bbcode import deadline_utc_text
 from .calendars import calendar_host, calendar_response
-from .models import AuditEntry, League, Round, RoundState
+from .models import League, Round, RoundState
 from .summary import rules_summary_lines
 
 FEED_ENTRIES = 50

@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import is_moderator
+from audit.selectors import audit_trail, name_people
 
 from . import page_extensions
 from .forms import ExtendDeadlineForm, LeagueForm, RoundForm
 from .models import Round, RoundState
-from .models.audit import audit_trail, name_people
 from .services import catalog as catalog_services
 from .services import leagues as league_services
 from .services.errors import RoundConflict, RoundInputError

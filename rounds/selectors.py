@@ -4,6 +4,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
+from audit.selectors import audit_trail
+
 from .catalog.names import normalize_name
 from .catalog.resolve import get_index, resolve_name
 from .models import BanCategory, Round, RoundState
@@ -156,8 +158,6 @@ def public_history(round_, revealed_players):
     """The round's public audit entries, oldest first; one query. `revealed_players`: the ids of the round's
     players once its hands are revealed, else empty — before, saying that a moderator plays would tell who
     entered. Each entry says whether a moderator who plays in the round made it."""
-    from .models.audit import audit_trail
-
     entries = list(audit_trail(round_).filter(action__in=PUBLIC_ROUND_ACTIONS).order_by("created_at", "id"))
     players = set(revealed_players)
     for entry in entries:

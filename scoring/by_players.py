@@ -4,7 +4,7 @@ played" box, the match page and the round page ("decided by a moderator who play
 
 from django.db.models import Exists, OuterRef
 
-from rounds.models.audit import audit_trail
+from audit.selectors import audit_trail
 from submissions.models import Hand, HandReview
 from submissions.selectors import by_a_player_of_the_round
 

@@ -1,10 +1,15 @@
 from django.apps import AppConfig
 
+from audit.labels import register_labels
+
+from .audit_labels import AUDIT_LABELS
+
 
 class SubmissionsConfig(AppConfig):
     name = "submissions"
 
     def ready(self):
+        register_labels(AUDIT_LABELS)
         from outbox import deferred
 
         # notifications: reminders when rounds open; round_pages: the round pages' hands; tasks: the reveal

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import log_action
 from rounds.locks import lock_round_shared
 from rounds.models import RoundState
-from rounds.models.audit import log_action
 from rounds.services.leagues import can_manage_league
 
 from . import signals

@@ -15,12 +15,13 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from audit.models import AuditEntry
+from audit.selectors import name_people
 from phm.downloads import BBCODE, download, round_filename
 from rounds.catalog.handlist import parse_hand_list
 from rounds.catalog.resolve import is_known_card
 from rounds.legality import check_hand, rules_for_round
 from rounds.models import HandSizeMode, Round, RoundState
-from rounds.models.audit import AuditEntry, name_people
 from rounds.moderation_views import moderator_required
 from rounds.views import render_name_suggestions
 

@@ -3,7 +3,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.contrib.auth import get_user_model
-from pytest_django.fixtures import _get_databases_for_setup  # which databases the session needs, as pytest-django reckons
+from pytest_django.fixtures import (
+    _get_databases_for_setup,  # which databases the session needs, as pytest-django reckons
+)
 
 from accounts import services as account_services
 

@@ -1,5 +1,9 @@
 from django.apps import AppConfig
 
+from audit.labels import register_labels
+
+from .audit_labels import AUDIT_LABELS
+
 
 class WebhooksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -7,6 +11,7 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self):
+        register_labels(AUDIT_LABELS)
         # The receivers of the domain signals (rounds opened, hands revealed, results final) and the link on
         # the moderator's dashboard.
         from . import moderator_pages, receivers  # noqa: F401

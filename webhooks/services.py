@@ -24,9 +24,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import log_action
 from outbox.services import MAX_RETRY_DELAY, retry_delay
 from rounds.models import League, Round
-from rounds.models.audit import log_action
 from rounds.services.leagues import can_manage_league
 
 from . import payloads, transport

@@ -15,7 +15,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Profile
-from rounds.models import AcceptedCard, AuditEntry, League, Round
+from audit.models import AuditEntry
+from rounds.models import AcceptedCard, League, Round
 from scoring.models import BonusAward, Challenge, HandTally, Match, MatchReport, RoundTally
 from submissions.commitments import committed_round_key
 from submissions.models import Hand, HandReview, HandsPreview, HandVersion

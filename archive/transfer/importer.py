@@ -13,7 +13,8 @@ from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.services import is_moderator
-from rounds.models import AcceptedCard, AuditEntry, Card, League, Round, RoundState
+from audit.models import AuditEntry
+from rounds.models import AcceptedCard, Card, League, Round, RoundState
 from rounds.services.leagues import league_number_from_name, league_number_problem
 from rounds.signals import deadline_set
 from scoring.models import BonusAward, Challenge, HandTally, Match, MatchReport, RoundTally

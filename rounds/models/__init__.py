@@ -1,4 +1,3 @@
-from .audit import AuditEntry
 from .banned import BanCategory, BannedCard, BannedList, BannedListChange
 from .cards import (
     AcceptedCard,
@@ -17,7 +16,6 @@ __all__ = [
     "MAX_HAND_SIZE",
     "USUAL_MAX_HAND_SIZE",
     "AcceptedCard",
-    "AuditEntry",
     "BanCategory",
     "BannedCard",
     "BannedList",

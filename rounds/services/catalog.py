@@ -2,12 +2,13 @@
 
 from django.db import transaction
 
+from audit.services import log_action
+
 from ..catalog import history
 from ..catalog.names import normalize_name
 from ..catalog.resolve import get_index, resolve_name
 from ..locks import lock_round
 from ..models import AcceptedCard, BannedCard, BannedList, BannedListChange, Card, CatalogVersion, Legality
-from ..models.audit import log_action
 
 
 class BannedListError(ValueError):

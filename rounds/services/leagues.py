@@ -11,11 +11,11 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts.services import is_moderator
+from audit.services import log_action
 from phm.text import clean_name
 
 from .. import signals
 from ..models import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, HandSizeMode, League, Round, RoundState
-from ..models.audit import log_action
 from ..signals import deadline_set
 from ..variants import clean_decisions, clean_variant_order
 from .errors import RoundConflict, RoundInputError

@@ -13,9 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.templatetags.people import display_name_of
+from audit.services import log_action
 from rounds.locks import lock_round
 from rounds.models import Round, RoundState
-from rounds.models.audit import log_action
 from rounds.permissions import own_interest_refusal
 from submissions import selectors as hand_selectors
 

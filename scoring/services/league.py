@@ -5,8 +5,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import log_action
 from rounds.models import League
-from rounds.models.audit import log_action
 from rounds.services.errors import RoundConflict, RoundInputError
 from rounds.services.leagues import can_manage_league, create_round, open_round
 

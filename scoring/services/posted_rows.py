@@ -20,8 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.templatetags.people import display_name_of
+from audit.services import log_action
 from rounds.models import Round, RoundState
-from rounds.models.audit import log_action
 from rounds.permissions import others_who_can_manage
 from submissions import selectors as hand_selectors
 from submissions.models import HandStatus

@@ -14,9 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.templatetags.people import display_name_of
+from audit.services import log_action
 from rounds.locks import lock_round_shared
 from rounds.models import Round, RoundState
-from rounds.models.audit import log_action
 from rounds.permissions import own_interest_refusal
 from rounds.services.leagues import can_manage_league
 from submissions import selectors as hand_selectors

@@ -12,7 +12,7 @@ report racing the replacement either lands before it (and is superseded) or afte
 
 from django.utils import timezone
 
-from rounds.models.audit import log_action
+from audit.services import log_action
 from submissions.models import Hand
 
 from .. import notifications

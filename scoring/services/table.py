@@ -9,9 +9,9 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from audit.services import log_action
 from rounds.locks import lock_round
 from rounds.models import Round
-from rounds.models.audit import log_action
 from submissions import selectors as hand_selectors
 from submissions.models import Hand, HandStatus
 from submissions.services.reveal import reveal_round

@@ -7,9 +7,18 @@ import hashlib
 from django.db import migrations
 
 
+def audit_entry_model(apps):
+    """The audit entries: the rounds app's model when the migration graph runs this (it moves to the audit app
+    in rounds 0013, which runs after this migration); the audit app's in the running project's registry."""
+    try:
+        return apps.get_model("rounds", "AuditEntry")
+    except LookupError:
+        return apps.get_model("audit", "AuditEntry")
+
+
 def backfill(apps, schema_editor):
     Round = apps.get_model("rounds", "Round")
-    AuditEntry = apps.get_model("rounds", "AuditEntry")
+    AuditEntry = audit_entry_model(apps)
     ContentType = apps.get_model("contenttypes", "ContentType")
     HandVersion = apps.get_model("submissions", "HandVersion")
     round_type = ContentType.objects.filter(app_label="rounds", model="round").first()

@@ -6,8 +6,17 @@ as the moderator's: the audit entry of each replacement ("hand.replace") names t
 from django.db import migrations
 
 
+def audit_entry_model(apps):
+    """The audit entries: the rounds app's model when the migration graph runs this (it moves to the audit app
+    in rounds 0013, which runs after this migration); the audit app's in the running project's registry."""
+    try:
+        return apps.get_model("rounds", "AuditEntry")
+    except LookupError:
+        return apps.get_model("audit", "AuditEntry")
+
+
 def mark(apps, schema_editor):
-    AuditEntry = apps.get_model("rounds", "AuditEntry")
+    AuditEntry = audit_entry_model(apps)
     ContentType = apps.get_model("contenttypes", "ContentType")
     HandVersion = apps.get_model("submissions", "HandVersion")
     hand_type = ContentType.objects.filter(app_label="submissions", model="hand").first()

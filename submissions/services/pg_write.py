@@ -14,9 +14,9 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 from django.utils import timezone
 
+from audit.models import AuditEntry
 from outbox import services as outbox
 from outbox.models import Message
-from rounds.models.audit import AuditEntry
 from submissions.models import Hand, HandVersion
 from submissions.services.write import HAND_UPDATE_FIELDS
 

@@ -7,9 +7,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import log_action
 from rounds.locks import lock_round
 from rounds.models import RoundState
-from rounds.models.audit import log_action
 from rounds.services.leagues import can_manage_league
 from submissions.errors import HandConflict, HandNotFound, ReviewNotAllowed
 from submissions.models import Hand, HandsPreview

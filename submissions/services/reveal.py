@@ -5,8 +5,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import log_action
 from rounds.models import Round, RoundState
-from rounds.models.audit import log_action
 from submissions import signals
 from submissions.models import Hand
 

@@ -11,10 +11,10 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import log_action
 from rounds.legality import check_hand, rules_for_round
 from rounds.locks import lock_round_shared
 from rounds.models import League, Round, RoundState
-from rounds.models.audit import log_action
 from rounds.permissions import own_hand_refusal, own_interest_refusal
 from submissions import notifications, selectors, signals
 from submissions.errors import HandConflict, HandInputError, HandNotFound, IllegalHand, ReviewNotAllowed

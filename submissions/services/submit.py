@@ -11,9 +11,9 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 
+from audit.services import audit_entry
 from rounds.legality import HandVerdict, accepted_cards_matter, check_hand, rules_for_round
 from rounds.models import Round, RoundState
-from rounds.models.audit import audit_entry
 from submissions import selectors
 from submissions.errors import HandConflict, HandInputError, HandNotFound, IllegalHand
 from submissions.models import Hand, HandVersion

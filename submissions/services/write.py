@@ -8,10 +8,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from audit.models import AuditEntry
 from outbox import services as outbox
 from outbox.models import Message
 from rounds.models import Round
-from rounds.models.audit import AuditEntry
 from submissions import commitments
 from submissions.models import Hand, HandVersion
 

@@ -11,9 +11,9 @@ from archive.forum.post_import.players import derive_username
 from archive.forum.post_import.preview import preview_post
 from archive.forum.post_import.results import PostImportRefused
 from archive.forum.post_import.write import import_post
+from audit.selectors import audit_trail
 from rounds.catalog import resolve
 from rounds.models import Round, RoundState
-from rounds.models.audit import audit_trail
 from scoring.models import HandTally, Match, MatchStatus
 from submissions import commitments
 from submissions.models import Hand, HandVersion

@@ -13,8 +13,9 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import Profile
 from archive.transfer import TransferConflict, TransferFormatError, export_league, import_league
+from audit.models import AuditEntry
 from rounds.catalog import resolve
-from rounds.models import AcceptedCard, AuditEntry, LandRule, League, Round
+from rounds.models import AcceptedCard, LandRule, League, Round
 from rounds.services import leagues as round_services
 from scoring import services
 from scoring.models import BonusAward, Challenge, HandTally, Match, MatchReport, RoundTally

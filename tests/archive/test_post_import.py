@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from archive.forum.post_import.preview import preview_post
 from archive.forum.post_import.results import ArchiveDuplicate, PostImportRefused
 from archive.forum.post_import.write import import_post
+from audit.selectors import audit_trail
 from rounds.catalog import resolve
 from rounds.models import Round, RoundState
-from rounds.models.audit import audit_trail
 from scoring.models import Match
 from submissions.models import Hand
 

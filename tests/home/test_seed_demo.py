@@ -11,11 +11,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.models import AuditEntry
 from home.demo import data
 from home.demo.specs import Entry, LeagueSpec, RoundSpec, Schedule, split_cards
 from outbox.models import Message, Notification
 from rounds.models import Card, League, Round, RoundState
-from rounds.models.audit import AuditEntry
 from scoring.models import BonusAward, Challenge, Match, MatchReport, MatchStatus
 from submissions.models import Hand, HandReview, HandsPreview, HandVersion
 from submissions.services import submit as hand_services

@@ -9,10 +9,10 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.services import profile_for
+from audit.models import AuditEntry
 from outbox import digest, preferences, services
 from outbox.models import Message, Notification
 from outbox.services import Notice
-from rounds.models.audit import AuditEntry
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("run_on_commit_at_once")]
 

@@ -10,9 +10,9 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
+from audit.models import AuditEntry
 from outbox import services, tasks
 from outbox.models import Message
-from rounds.models.audit import AuditEntry
 from submissions.services.preview import declare_not_playing
 from submissions.services.review import review_hand
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand

@@ -20,10 +20,10 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from audit.models import AuditEntry
 from outbox.models import Message
 from phm.tasks import ping
 from rounds.models import Round, RoundState
-from rounds.models.audit import AuditEntry
 from rounds.services import leagues as round_services
 from scoring.models import Match
 from scoring.services import build_match_table

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from icalendar import Calendar
 
+from audit.services import log_action
 from rounds.models import Round, RoundState
-from rounds.models.audit import log_action
 from rounds.services import leagues as services
 from submissions.models import Hand
 from tests.factories import LeagueFactory, RoundFactory

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from audit.models import AuditEntry
 from rounds.models import Round, RoundState
-from rounds.models.audit import AuditEntry
 from rounds.services.errors import RoundConflict
 from rounds.services.leagues import update_round
 from tests.factories import RoundFactory

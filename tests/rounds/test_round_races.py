@@ -7,8 +7,8 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
+from audit.selectors import audit_trail
 from rounds.models import Round
-from rounds.models.audit import audit_trail
 from rounds.services import leagues as services
 from rounds.services.errors import RoundConflict, RoundInputError
 from tests.conftest import skip_unless

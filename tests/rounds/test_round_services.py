@@ -4,8 +4,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from audit.selectors import audit_trail
 from rounds.models import BannedCard, BannedList, Round, RoundState
-from rounds.models.audit import audit_trail
 from rounds.services import leagues as services
 from rounds.services.errors import RoundConflict, RoundInputError
 from tests.factories import RoundFactory

@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from archive.transfer import export_league
-from rounds.models import AuditEntry
+from audit.models import AuditEntry
 from scoring import services
 from scoring.models import BonusAward
 from scoring.player_selectors import player_page

@@ -4,8 +4,8 @@ needs new results for the corrected hands."""
 
 import pytest
 
+from audit.models import AuditEntry
 from rounds.models import RoundState
-from rounds.models.audit import AuditEntry
 from scoring import services
 from scoring.models import Match
 from submissions.corrections import CorrectedEntry, apply_correction

@@ -4,8 +4,8 @@ disqualifying one takes its matches out with their reports kept the same way."""
 
 import pytest
 
+from audit.models import AuditEntry
 from outbox.models import Notification
-from rounds.models.audit import AuditEntry
 from scoring import selectors, services
 from scoring.models import Challenge, Match, MatchReport
 from submissions.services import review as hand_services

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts import services as account_services
-from rounds.models.audit import AuditEntry
+from audit.models import AuditEntry
 from scoring import services
 from scoring.models import MatchReport, MatchStatus
 from tests.factories import RoundFactory

@@ -5,8 +5,8 @@ from django.core import mail
 from django.core.cache import cache
 from django.test import TestCase
 
+from audit.models import AuditEntry
 from rounds.models import RoundState
-from rounds.models.audit import AuditEntry
 from scoring import services
 from scoring.models import Challenge, HandTally, Match, MatchReport, MatchStatus, RoundTally
 from submissions.models import HandStatus

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from rounds.models.audit import AuditEntry
+from audit.models import AuditEntry
 from rounds.services.leagues import open_round
 from scoring import services
 from scoring.standings import league_standings

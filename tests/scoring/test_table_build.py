@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rounds.models.audit import AuditEntry
+from audit.models import AuditEntry
 from scoring import services
 from scoring.models import HandTally, Match, RoundTally
 from scoring.services import table_build

@@ -3,7 +3,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rounds.models.audit import audit_trail
+from audit.selectors import audit_trail
 from submissions.models import Hand, HandStatus
 from submissions.services.preview import declare_not_playing
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand

@@ -4,7 +4,7 @@ seeing them takes an explicit declaration (a POST), never a page view."""
 import pytest
 from rest_framework.test import APIClient
 
-from rounds.models.audit import AuditEntry
+from audit.models import AuditEntry
 from submissions.errors import HandConflict
 from submissions.models import Hand, HandsPreview
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand

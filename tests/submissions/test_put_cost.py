@@ -12,11 +12,11 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from audit.models import AuditEntry
 from outbox import deferred
 from outbox import services as outbox_services
 from outbox.models import Message
 from phm.links import site_url
-from rounds.models.audit import AuditEntry
 from submissions.models import HandVersion
 from submissions.services.pg_write import _insert_params, _inserted_fields
 from submissions.services.receipts import render_receipt

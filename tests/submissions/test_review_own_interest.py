@@ -289,7 +289,7 @@ def test_versions_a_moderator_made_of_their_own_hand_are_marked_as_theirs(open_r
 
     from django.apps import apps
 
-    from rounds.models.audit import log_action
+    from audit.services import log_action
 
     own = played["mod"].hand
     HandVersion.objects.filter(hand=own).update(is_current=False)

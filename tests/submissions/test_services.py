@@ -5,8 +5,8 @@ import time_machine
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from audit.selectors import audit_trail
 from rounds.models import BannedCard, BannedList
-from rounds.models.audit import audit_trail
 from submissions import commitments
 from submissions.errors import HandConflict, HandInputError, HandNotFound, IllegalHand
 from submissions.models import Hand, HandVersion

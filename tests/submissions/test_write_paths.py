@@ -12,8 +12,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from audit.models import AuditEntry
 from outbox.models import Message
-from rounds.models.audit import AuditEntry
 from submissions.models import Hand, HandVersion
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand, uses_one_statement_write
 from tests.conftest import skip_unless

@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.authtoken.models import Token
 
-from rounds.models.audit import AuditEntry
+from audit.models import AuditEntry
 from webhooks import services
 from webhooks.models import Webhook, WebhookDelivery
 

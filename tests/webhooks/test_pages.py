@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rounds.models.audit import AuditEntry
+from audit.models import AuditEntry
 from webhooks import services
 from webhooks.models import Webhook, WebhookDelivery
 

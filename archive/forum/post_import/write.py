@@ -11,8 +11,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.services import register_player
+from audit.services import log_action
 from rounds.models import League, Round, RoundState
-from rounds.models.audit import log_action
 from rounds.services.leagues import next_round_number
 from scoring.models import Match
 from scoring.services.errors import ScoringConflict
