@@ -58,7 +58,7 @@ def v1_list(round_id):
     from rest_framework.renderers import JSONRenderer
 
     from scoring import services
-    from scoring.api import MatchSerializer
+    from scoring.serializers import MatchSerializer
 
     matches = (
         services.matches_in_table(round_id)

@@ -201,8 +201,8 @@ def measure(size, args, client):
     from rest_framework.renderers import JSONRenderer
 
     from scoring import selectors, services
-    from scoring.api import TableRowSerializer
     from scoring.models import Match, RoundTally
+    from scoring.serializers import TableRowSerializer
 
     print(f"  N = {size}")
     setup_s, round_id = timed(set_up_round, size)

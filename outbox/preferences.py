@@ -8,6 +8,7 @@ from django.db import transaction
 
 from accounts.models import Profile
 from audit.services import log_action
+from phm.errors import InputError
 
 from .kinds import BY_KEY, KINDS
 
@@ -15,12 +16,8 @@ CHANNELS = ("email", "site")
 UNSUBSCRIBE_SALT = "phm.outbox.unsubscribe"
 
 
-class PreferenceError(ValueError):
+class PreferenceError(InputError):
     """Preferences that make no sense; `errors` maps a field to its messages."""
-
-    def __init__(self, errors):
-        super().__init__("; ".join(f"{key}: {' '.join(value)}" for key, value in errors.items()))
-        self.errors = errors
 
 
 def profile_of(user):

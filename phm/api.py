@@ -6,12 +6,31 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from .errors import DomainError
 from .views import RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL, database_unavailable
 
 
+def as_api_exception(error: DomainError) -> exceptions.APIException:
+    """The DRF exception that answers a domain error: its field errors as a 400's `{"field": [...]}`, else
+    `{"detail": message}` with its status and code."""
+    if error.field_errors:
+        return exceptions.ValidationError(error.field_errors)
+    answer = exceptions.APIException(str(error), code=error.code)
+    answer.status_code = error.http_status
+    return answer
+
+
 def exception_handler(exc, context):
-    """Errors as `{"detail", "code"}`; field errors of a 400 stay as DRF shapes them. A database that is down
-    or out of connections is a 503 (phm.views.database_unavailable), as on the pages."""
+    """Errors as `{"detail", "code"}`; field errors of a 400 stay as DRF shapes them. A domain error
+    (phm.errors) is answered here for every view: its status, code and message, its `details` as further
+    members. A database that is down or out of connections is a 503 (phm.views.database_unavailable), as on
+    the pages."""
+    if isinstance(exc, DomainError):
+        response = drf_exception_handler(as_api_exception(exc), context)
+        if response is not None and not exc.field_errors:
+            response.data["code"] = exc.code
+            response.data.update(exc.details)
+        return response
     if database_unavailable(exc):
         response = Response({"detail": UNAVAILABLE_DETAIL, "code": "unavailable"}, status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)

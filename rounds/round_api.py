@@ -5,7 +5,6 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
-from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,7 +19,6 @@ from .models import MAX_HAND_SIZE, AcceptedCard, HandSizeMode, LandRule, League,
 from .selectors import is_following
 from .services import catalog as catalog_services
 from .services import leagues as league_services
-from .services.errors import RoundConflict, RoundInputError
 
 
 class IsModerator(BasePermission):
@@ -189,12 +187,6 @@ def _require_manager(request, league):
         raise PermissionDenied("You do not moderate this league.")
 
 
-def _as_api_error(error):
-    if isinstance(error, RoundInputError):
-        return ApiValidationError(error.errors)
-    return Conflict(str(error))
-
-
 ROUNDS_PAGE, ROUNDS_MAX_PAGE = 100, 500
 
 
@@ -221,12 +213,9 @@ class RoundListCreateView(APIView):
         incoming.is_valid(raise_exception=True)
         league = incoming.validated_data["league"]
         _require_manager(request, league)
-        try:
-            round_ = league_services.create_round(
-                actor=request.user, league=league, now=timezone.now(), open_now=True, **incoming.rule_values()
-            )
-        except (RoundInputError, RoundConflict) as error:
-            raise _as_api_error(error) from error
+        round_ = league_services.create_round(
+            actor=request.user, league=league, now=timezone.now(), open_now=True, **incoming.rule_values()
+        )
         return Response(_serialize(request, _round_for(request, round_.pk)), status=status.HTTP_201_CREATED)
 
 
@@ -244,12 +233,9 @@ class RoundDetailView(APIView):
         incoming.is_valid(raise_exception=True)
         if "league" in incoming.validated_data and incoming.validated_data["league"] != round_.league:
             raise Conflict("A round cannot move to another league.")
-        try:
-            league_services.update_round(
-                actor=request.user, round_id=round_.pk, now=timezone.now(), changes=incoming.rule_values()
-            )
-        except (RoundInputError, RoundConflict) as error:
-            raise _as_api_error(error) from error
+        league_services.update_round(
+            actor=request.user, round_id=round_.pk, now=timezone.now(), changes=incoming.rule_values()
+        )
         return Response(_serialize(request, _round_for(request, round_id)))
 
 
@@ -259,10 +245,7 @@ class RoundCloseView(APIView):
     def post(self, request, round_id):
         round_ = _round_for(request, round_id)
         _require_manager(request, round_.league)
-        try:
-            league_services.close_round_now(actor=request.user, round_id=round_.pk, now=timezone.now())
-        except RoundConflict as error:
-            raise Conflict(str(error)) from error
+        league_services.close_round_now(actor=request.user, round_id=round_.pk, now=timezone.now())
         return Response(_serialize(request, _round_for(request, round_id)))
 
 
@@ -274,15 +257,12 @@ class LeagueCreateView(generics.GenericAPIView):
     def post(self, request):
         incoming = self.get_serializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        try:
-            league = league_services.create_league(
-                actor=request.user,
-                name=incoming.validated_data["name"],
-                rounds_planned=incoming.validated_data.get("rounds_planned", 4),
-                tiebreak_rounds_allowed=incoming.validated_data.get("tiebreak_rounds_allowed", 1),
-            )
-        except RoundInputError as error:
-            raise ApiValidationError(error.errors) from error
+        league = league_services.create_league(
+            actor=request.user,
+            name=incoming.validated_data["name"],
+            rounds_planned=incoming.validated_data.get("rounds_planned", 4),
+            tiebreak_rounds_allowed=incoming.validated_data.get("tiebreak_rounds_allowed", 1),
+        )
         return Response(self.get_serializer(league).data, status=status.HTTP_201_CREATED)
 
 
@@ -316,12 +296,9 @@ class LeagueDetailView(APIView):
         _require_manager(request, league)
         incoming = LeagueChangeSerializer(data=request.data, partial=True)
         incoming.is_valid(raise_exception=True)
-        try:
-            league = league_services.update_league(
-                actor=request.user, league_id=league.pk, **incoming.validated_data
-            )
-        except (RoundInputError, RoundConflict) as error:
-            raise _as_api_error(error) from error
+        league = league_services.update_league(
+            actor=request.user, league_id=league.pk, **incoming.validated_data
+        )
         return Response(LeagueSerializer(league).data)
 
 
@@ -369,21 +346,6 @@ class AcceptedCardSerializer(StrictModelSerializer):
         read_only_fields = ["id", "accepted_by", "accepted_at"]
 
 
-def _accepted_card_call(operation):
-    """Run an accepted-card service and translate its errors: 403 with who can do it, 404 for no such accepted
-    card, 409 when the round's state stands in the way, 400 with the reason."""
-    try:
-        return operation()
-    except catalog_services.AcceptCardForbidden as error:
-        raise PermissionDenied(str(error)) from error
-    except catalog_services.AcceptedCardNotFound as error:
-        raise NotFound(str(error)) from error
-    except catalog_services.AcceptCardConflict as error:
-        raise Conflict(str(error)) from error
-    except catalog_services.AcceptCardError as error:
-        raise ApiValidationError({"name": [str(error)]}) from error
-
-
 @may_conflict
 class RoundAcceptedCardsView(APIView):
     """Rule 3.2a: cards the league's moderator accepted for this round: too new for the catalog, or in it but
@@ -401,13 +363,13 @@ class RoundAcceptedCardsView(APIView):
         _require_manager(request, round_.league)
         incoming = AcceptedCardSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        accepted = _accepted_card_call(
-            lambda: catalog_services.accept_unknown_card(
-                round_,
-                name=incoming.validated_data["name"],
-                by=request.user,
-                reason=incoming.validated_data["reason"],
-            )
+        # The accepted-card errors answer themselves: 403 with who can do it, 404 for no such accepted card,
+        # 409 when the round's state stands in the way, 400 with the reason as the `name` field's problem.
+        accepted = catalog_services.accept_unknown_card(
+            round_,
+            name=incoming.validated_data["name"],
+            by=request.user,
+            reason=incoming.validated_data["reason"],
         )
         return Response(AcceptedCardSerializer(accepted).data, status=status.HTTP_201_CREATED)
 
@@ -418,7 +380,5 @@ class RoundAcceptedCardView(APIView):
     def delete(self, request, round_id, card_id):
         round_ = _round_for(request, round_id)
         _require_manager(request, round_.league)
-        _accepted_card_call(
-            lambda: catalog_services.withdraw_accepted_card(round_, card_id=card_id, by=request.user)
-        )
+        catalog_services.withdraw_accepted_card(round_, card_id=card_id, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -3,36 +3,15 @@
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.exceptions import ValidationError as ApiValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from phm.api import Conflict
 from phm.api_fields import Choice, Flag, Text, Whole
 from phm.schema import may_conflict, refine
 
 from . import selectors, services
 from .models import EVENTS, Webhook
-
-
-def _answer(error):
-    if isinstance(error, services.WebhookNotFound):
-        raise NotFound(str(error)) from error
-    if isinstance(error, services.WebhookForbidden):
-        raise PermissionDenied(str(error)) from error
-    if isinstance(error, services.WebhookInputError):
-        raise ApiValidationError(error.errors) from error
-    raise Conflict(str(error)) from error
-
-
-ERRORS = (
-    services.WebhookNotFound,
-    services.WebhookForbidden,
-    services.WebhookInputError,
-    services.WebhookConflict,
-)
 
 
 class DeliverySerializer(serializers.Serializer):
@@ -103,10 +82,7 @@ class LeagueWebhooksView(APIView):
         responses=WebhookSerializer(many=True),
     )
     def get(self, request, league_id):
-        try:
-            league = services.league_for(request.user, league_id)
-        except ERRORS as error:
-            _answer(error)
+        league = services.league_for(request.user, league_id)
         return Response(WebhookSerializer(selectors.webhooks_of_league(league), many=True).data)
 
     @extend_schema(
@@ -120,15 +96,12 @@ class LeagueWebhooksView(APIView):
         responses={201: WebhookCreatedSerializer},
     )
     def post(self, request, league_id):
-        try:
-            league = services.league_for(request.user, league_id)
-            incoming = WebhookInputSerializer(data=request.data)
-            incoming.is_valid(raise_exception=True)
-            webhook, secret = services.create_webhook(
-                actor=request.user, league=league, **incoming.validated_data
-            )
-        except ERRORS as error:
-            _answer(error)
+        league = services.league_for(request.user, league_id)
+        incoming = WebhookInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        webhook, secret = services.create_webhook(
+            actor=request.user, league=league, **incoming.validated_data
+        )
         webhook.last_deliveries = []
         data = WebhookCreatedSerializer(webhook).data
         data["secret"] = secret
@@ -141,10 +114,7 @@ class WebhookView(APIView):
 
     @extend_schema(summary="Remove a webhook", responses={204: None})
     def delete(self, request, webhook_id):
-        try:
-            services.delete_webhook(actor=request.user, webhook_id=webhook_id)
-        except ERRORS as error:
-            _answer(error)
+        services.delete_webhook(actor=request.user, webhook_id=webhook_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -158,9 +128,6 @@ class WebhookTestView(APIView):
         responses={202: DeliverySerializer},
     )
     def post(self, request, webhook_id):
-        try:
-            delivery = services.send_test(actor=request.user, webhook_id=webhook_id)
-        except ERRORS as error:
-            _answer(error)
+        delivery = services.send_test(actor=request.user, webhook_id=webhook_id)
         delivery.refresh_from_db()  # sent already when the tasks run in this process
         return Response(DeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from audit.services import log_action
 from outbox.services import MAX_RETRY_DELAY, retry_delay
+from phm.errors import Conflict, Forbidden, NotFound
 from rounds.models import League, Round
 from rounds.services.leagues import can_manage_league
 
@@ -50,15 +51,15 @@ SWITCHED_OFF = "The webhook is switched off."
 __all__ = ["WebhookInputError"]
 
 
-class WebhookNotFound(Exception):
+class WebhookNotFound(NotFound):
     pass
 
 
-class WebhookForbidden(Exception):
+class WebhookForbidden(Forbidden):
     pass
 
 
-class WebhookConflict(Exception):
+class WebhookConflict(Conflict):
     pass
 
 

@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
+from phm.errors import InputError
+
 from .addresses import address_problem, is_local_name, numeric_address, reached_address
 from .models import EVENTS, Webhook
 
@@ -20,10 +22,8 @@ SECRET_LENGTH = (16, 200)
 SECRET_PATTERN = re.compile(r"^[\x21-\x7e]+$")  # printable ASCII, no spaces
 
 
-class WebhookInputError(ValueError):
-    def __init__(self, errors):
-        super().__init__("; ".join(f"{field}: {' '.join(problems)}" for field, problems in errors.items()))
-        self.errors = errors
+class WebhookInputError(InputError):
+    """Bad webhook settings: `errors` maps a field to its problems (400)."""
 
 
 def allow_local_http():

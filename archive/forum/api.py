@@ -15,7 +15,7 @@ from phm.api_fields import Flag, Text, Whole
 from phm.schema import may_conflict
 from rounds.models import League, Round
 from rounds.services.leagues import can_manage_league
-from scoring.services.errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
+from scoring.services.errors import ScoringConflict, ScoringInputError
 
 from .corrections import apply_correction_post, preview_correction
 from .post_import.preview import preview_post
@@ -155,10 +155,6 @@ class RoundCorrectionView(APIView):
             body = preview_correction(actor=request.user, round_=round_, post=post).as_dict()
             body["errors"] = error.errors
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        except ScoringConflict as conflict:
+        except ScoringConflict as conflict:  # the sentence alone, without what stands in the way
             return Response({"detail": str(conflict), "code": "conflict"}, status=status.HTTP_409_CONFLICT)
-        except ScoringForbidden as error:
-            raise PermissionDenied(str(error)) from error
-        except ScoringNotFound as error:
-            raise NotFound(str(error)) from error
         return Response(result.as_dict(), status=status.HTTP_201_CREATED)

@@ -24,19 +24,23 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from phm.errors import Conflict, DomainError
+
 FORMAT = "phm-league-export"
 VERSION = 1
 
 
-class LeagueTransferError(Exception):
+class LeagueTransferError(DomainError):
     """Why an export or import cannot be done, as a sentence for the moderator."""
 
 
 class TransferFormatError(LeagueTransferError):
     """The file is not a league export this version can read, or is inconsistent."""
 
+    code = "invalid"
 
-class TransferConflict(LeagueTransferError):
+
+class TransferConflict(Conflict, LeagueTransferError):
     """The file is fine but this instance cannot take it as it is (a league of that name exists...)."""
 
 

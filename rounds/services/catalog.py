@@ -3,6 +3,7 @@
 from django.db import transaction
 
 from audit.services import log_action
+from phm.errors import Conflict, DomainError, Forbidden, InputError, NotFound
 
 from ..catalog import history
 from ..catalog.names import normalize_name
@@ -11,8 +12,11 @@ from ..locks import lock_round
 from ..models import AcceptedCard, BannedCard, BannedList, BannedListChange, Card, CatalogVersion, Legality
 
 
-class BannedListError(ValueError):
+class BannedListError(InputError):
     """A banned-list edit that cannot be made (duplicate card, empty name); the message says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message=message)
 
 
 def latest_catalog_version():
@@ -80,16 +84,28 @@ def remove_banned_card(entry, *, by, note=""):
     entry.delete()
 
 
-class AcceptCardError(ValueError):
-    """The card cannot be accepted (400), or one of the cases below."""
+class AcceptCardError(InputError):
+    """The card cannot be accepted (400, the message as the `name` field's problem), or one of the cases
+    below."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__({"name": [message]}, message)
 
 
-class AcceptCardConflict(AcceptCardError):
+class AcceptCardConflict(Conflict, AcceptCardError):
     """The round's state stands in the way: it is final, or the card is accepted already (409)."""
 
+    def __init__(self, message: str) -> None:
+        DomainError.__init__(self, message)
+        self.errors = {}
 
-class AcceptedCardNotFound(AcceptCardError):
+
+class AcceptedCardNotFound(NotFound, AcceptCardError):
     """No such accepted card in the round (404)."""
+
+    def __init__(self, message: str) -> None:
+        DomainError.__init__(self, message)
+        self.errors = {}
 
 
 def _catalog_card_problem(round_, card_ref):
@@ -135,7 +151,7 @@ def accept_card_problem(round_, name):
     return None
 
 
-class AcceptCardForbidden(Exception):
+class AcceptCardForbidden(Forbidden):
     """Not a moderator of the round's league, or a playing one where another moderator can decide (403)."""
 
 

@@ -1,10 +1,9 @@
-class RoundInputError(ValueError):
+from phm import errors
+
+
+class RoundInputError(errors.InputError):
     """Bad input for a league or round: `errors` maps field names to lists of plain sentences."""
 
-    def __init__(self, errors):
-        self.errors = errors
-        super().__init__("; ".join(f"{field}: {' '.join(messages)}" for field, messages in errors.items()))
 
-
-class RoundConflict(Exception):
+class RoundConflict(errors.Conflict):
     """The round's state forbids the change (HTTP 409); the message says why, in plain words."""

@@ -218,8 +218,8 @@ def test_the_guide_names_every_paged_list_with_its_default_and_maximum():
 
     from outbox import api as outbox_api
     from rounds import round_api
-    from scoring import api as scoring_api
     from scoring import matches_reply
+    from scoring.api import league as scoring_api
     from submissions import api as submissions_api
 
     text = (Path(__file__).resolve().parents[2] / GUIDE).read_text()

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import Profile
 from scoring import matches_reply, services
-from scoring.api import MatchSerializer
+from scoring.serializers import MatchSerializer
 from submissions.services import review as hand_services
 from tests.factories import RoundFactory
 

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import Profile
 from scoring import selectors, services, table_reply
-from scoring.api import TableRowSerializer
+from scoring.serializers import TableRowSerializer
 
 from .conftest import make_hands, match_between
 

@@ -1,0 +1,86 @@
+"""API of a round's matches and of one match: its reports, challenges and result, and a challenge's
+resolution."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from phm.pagination import page_parameters
+from phm.schema import may_conflict
+
+from .. import matches_reply, services
+from ..serializers import (
+    ChallengeSerializer,
+    MatchSerializer,
+    ReportSerializer,
+    ResolveInputSerializer,
+    ResultInputSerializer,
+)
+
+
+class RoundMatchesView(APIView):
+    @extend_schema(
+        responses=MatchSerializer(many=True),
+        parameters=page_parameters(matches_reply.DEFAULT_LIMIT, matches_reply.MAX_LIMIT),
+        description="The round's matches in table order, a page at a time (docs/api.md: Pages of a list); "
+        "the same bytes for everyone once the round is revealed (404 before), revalidated by their ETag.",
+    )
+    def get(self, request, round_id):
+        return matches_reply.respond(request, services.scoring_round(round_id))
+
+
+@may_conflict
+class MatchReportsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ReportSerializer, responses={201: ReportSerializer})
+    def post(self, request, match_id):
+        incoming = ReportSerializer(data=request.data)
+        services.visible_match(match_id)
+        incoming.is_valid(raise_exception=True)
+        report = services.report_match(reporter=request.user, match_id=match_id, **incoming.validated_data)
+        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+
+@may_conflict
+class MatchChallengesView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ChallengeSerializer, responses={201: ChallengeSerializer})
+    def post(self, request, match_id):
+        incoming = ChallengeSerializer(data=request.data)
+        services.visible_match(match_id)
+        incoming.is_valid(raise_exception=True)
+        challenge = services.challenge_match(
+            challenger=request.user, match_id=match_id, reason=incoming.validated_data["reason"]
+        )
+        return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+
+@may_conflict
+class ChallengeResolveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ResolveInputSerializer, responses=ChallengeSerializer)
+    def post(self, request, challenge_id):
+        incoming = ResolveInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        challenge = services.resolve_challenge(
+            actor=request.user, challenge_id=challenge_id, **incoming.validated_data
+        )
+        return Response(ChallengeSerializer(challenge).data)
+
+
+@may_conflict
+class MatchResultView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ResultInputSerializer, responses=MatchSerializer)
+    def put(self, request, match_id):
+        incoming = ResultInputSerializer(data=request.data)
+        services.visible_match(match_id)
+        incoming.is_valid(raise_exception=True)
+        match = services.set_result(actor=request.user, match_id=match_id, **incoming.validated_data)
+        return Response(MatchSerializer(match).data)
