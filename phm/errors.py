@@ -6,8 +6,11 @@ them into HTTP in one place (phm.api.exception_handler). Nothing here knows HTTP
 each kind stands for.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
+
+# Field name -> plain sentences; a field made of parts (a hand's decisions) maps each part to its sentences.
+FieldErrors = Mapping[str, Any]
 
 
 class DomainError(Exception):
@@ -22,16 +25,16 @@ class DomainError(Exception):
         self,
         message: str = "",
         *,
-        field_errors: Mapping[str, Sequence[str]] | None = None,
+        field_errors: FieldErrors | None = None,
         details: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
-        self.field_errors: dict[str, Sequence[str]] = dict(field_errors or {})
+        self.field_errors: dict[str, Any] = dict(field_errors or {})
         self.details: dict[str, Any] = dict(details or {})
 
 
-def _joined(errors: Mapping[str, Sequence[str]]) -> str:
+def _joined(errors: FieldErrors) -> str:
     return "; ".join(f"{field}: {' '.join(messages)}" for field, messages in errors.items())
 
 
@@ -44,7 +47,7 @@ class InputError(DomainError, ValueError):
 
     def __init__(
         self,
-        errors: Mapping[str, Sequence[str]] | None = None,
+        errors: FieldErrors | None = None,
         message: str | None = None,
         *,
         details: Mapping[str, Any] | None = None,
