@@ -18,7 +18,7 @@ from rounds.services.catalog import (
 )
 from rounds.services.errors import RoundConflict, RoundInputError
 from scoring.services.errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
-from submissions.services import HandConflict, HandInputError, HandNotFound, IllegalHand, ReviewNotAllowed
+from submissions.errors import HandConflict, HandInputError, HandNotFound, IllegalHand, ReviewNotAllowed
 from webhooks.services import WebhookConflict, WebhookForbidden, WebhookNotFound
 from webhooks.validation import WebhookInputError
 
