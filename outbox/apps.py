@@ -7,4 +7,5 @@ class OutboxConfig(AppConfig):
     verbose_name = "Outbox"
 
     def ready(self):
-        from . import checks  # noqa: F401 (registers the deploy check)
+        # The deploy check; the delivery tasks, which the doorbell finds by name.
+        from . import checks, tasks  # noqa: F401

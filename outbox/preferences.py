@@ -10,6 +10,7 @@ from accounts.models import Profile
 from rounds.models.audit import log_action
 
 from .kinds import BY_KEY, KINDS
+from .queue import release_held
 
 CHANNELS = ("email", "site")
 UNSUBSCRIBE_SALT = "phm.outbox.unsubscribe"
@@ -109,8 +110,6 @@ def update(user, choices=None, digest=None):
             profile.email_digest = digest
         profile.save(update_fields=["notification_choices", "email_digest"])
         if released:
-            from .digest import release_held
-
             release_held(user)
     if hasattr(user, "_state"):
         user.profile = profile  # later checks in this request see the new choices

@@ -1,4 +1,5 @@
-"""Queue messages inside the transaction that causes them; deliver them from workers, once per attempt.
+"""Compose messages inside the transaction that causes them (outbox.queue saves them and announces them after
+the commit; `queue` and `send_after_commit` are that module's); deliver them from workers, once per attempt.
 
 Delivery holds the message's row lock (FOR UPDATE SKIP LOCKED) while it talks to the mail server, so two tasks
 for the same message — a retry and the backstop, or a re-delivered broker message — never both send it: the
@@ -28,8 +29,8 @@ from phm.links import site_url
 from rounds.models.audit import log_action
 
 from . import deferred, kinds, preferences, rendering, unread
-from .doorbell import doorbell
 from .models import Message, Notification
+from .queue import queue, send_after_commit
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ DELIVERY_TIME_BUDGET = 60
 SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 
 
-# Queueing ---------------------------------------------------------------------------------------------------
+# Composing --------------------------------------------------------------------------------------------------
 
 
 def email(
@@ -133,25 +134,6 @@ class Notice:
     template: str
     context: dict = field(default_factory=dict)
     action_label: str = "Open on the site"
-
-
-def queue(messages):
-    """Save the messages in the caller's transaction; they are handed to the workers once it commits (those
-    held for a digest wait for it)."""
-    messages = [message for message in messages if message is not None]
-    if not messages:
-        return []
-    Message.objects.bulk_create(messages)
-    send_after_commit([message.pk for message in messages if message.state == Message.State.PENDING])
-    return messages
-
-
-def send_after_commit(message_ids):
-    """Hand the messages to the workers after the commit (a rollback sends nothing): a delivery task carries
-    them with the others this process commits within OUTBOX_PUBLISH_WINDOW (outbox.doorbell). If the broker
-    is down the messages stay pending and the backstop sends them."""
-    ids = list(message_ids)
-    transaction.on_commit(lambda: doorbell.ring(ids), robust=True)
 
 
 # Delivery ---------------------------------------------------------------------------------------------------
