@@ -7,5 +7,5 @@ class OutboxConfig(AppConfig):
     verbose_name = "Outbox"
 
     def ready(self):
-        # The deploy check; the delivery tasks, which the doorbell finds by name.
-        from . import checks, tasks  # noqa: F401
+        # The deploy check; the receivers of the domain signals; the delivery tasks (found by name).
+        from . import checks, receivers, tasks  # noqa: F401
