@@ -7,6 +7,6 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self):
-        # The receivers of the domain signals (rounds opened, hands revealed, results final) and the link on
-        # the moderator's dashboard.
-        from . import moderator_pages, receivers  # noqa: F401
+        # The receivers of the domain signals (rounds opened, hands revealed, results final), the link on the
+        # moderator's dashboard, and the delivery tasks (found by name).
+        from . import moderator_pages, receivers, tasks  # noqa: F401

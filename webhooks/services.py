@@ -20,11 +20,13 @@ from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
 import requests
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from outbox.services import MAX_RETRY_DELAY, retry_delay
+from phm.tasks import publish
 from rounds.models import League, Round
 from rounds.models.audit import log_action
 from rounds.services.leagues import can_manage_league
@@ -40,6 +42,8 @@ MAX_ERROR_LENGTH = 2000
 DELIVERY_BATCH = 200
 DELIVERY_TIME_BUDGET = 60  # seconds a backstop run may spend sending
 USER_AGENT = "PHM-Moderator-Webhooks/1"
+# Found by name: the task's module delivers through this one.
+SEND_DELIVERY = "webhooks.send_delivery"
 # Statuses worth another try: the receiver timed out, is rate limiting, or is failing on its side.
 RETRY_STATUSES = {408, 429}
 # What a delivery's error says (its `last_error`, on the page, in the API and the admin).
@@ -179,12 +183,14 @@ def queue_event(event, round_id, now=None):
 
 def send_after_commit(delivery_ids):
     """One delivery task per row after the commit; if the broker is down the backstop sends them."""
-    from phm.tasks import publish
-
-    from .tasks import send_delivery
-
     ids = list(delivery_ids)
-    transaction.on_commit(lambda: [publish(send_delivery, delivery_id) for delivery_id in ids], robust=True)
+    transaction.on_commit(lambda: _publish_deliveries(ids), robust=True)
+
+
+def _publish_deliveries(delivery_ids: list[int]) -> None:
+    send_delivery = current_app.tasks[SEND_DELIVERY]
+    for delivery_id in delivery_ids:
+        publish(send_delivery, delivery_id)
 
 
 # Delivery ---------------------------------------------------------------------------------------------------
