@@ -10,17 +10,10 @@ from django.utils.timezone import localtime
 
 from accounts.services import is_moderator
 
-from . import deferred, services
+from . import deferred, kinds, services
 from .models import Message
 from .selectors import visible_messages
 
-KIND_LABELS = {
-    "hand.receipt": "Hand receipt",
-    "hand.review": "Review notice",
-    "match.dispute": "Results differ",
-    "match.challenge": "Result challenged",
-    "match.challenge_resolved": "Challenge answered",
-}
 SUMMARY_FIELDS = [
     "kind",
     "recipient",
@@ -78,7 +71,7 @@ class MessageAdmin(admin.ModelAdmin):
 
     @admin.display(description="Message", ordering="kind")
     def what(self, obj):
-        return KIND_LABELS.get(obj.kind, obj.kind)
+        return kinds.message_label(obj.kind)
 
     @admin.display(description="Delivery", ordering="state")
     def delivery(self, obj):
