@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
+from accounts.names import display_name
 from rounds.models import League, Round, RoundState
 from rounds.services.leagues import can_manage_league
 
@@ -159,8 +160,7 @@ def visible_hand(user, hand_id, now):
 
 
 def player_display_name(user):
-    profile = getattr(user, "profile", None)
-    return profile.display_name if profile else user.get_username()
+    return display_name(user)
 
 
 # How far back a personal calendar keeps deadlines that have passed.
