@@ -159,7 +159,7 @@ def visible_hand(user, hand_id, now):
     return None
 
 
-def player_display_name(user):
+def player_display_name(user: User) -> str:
     return display_name(user)
 
 
