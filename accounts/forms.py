@@ -1,12 +1,8 @@
 from django import forms
-from django.conf import settings
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
-from django.template.loader import render_to_string
+from django.contrib.auth.forms import UserCreationForm
 
-from outbox import services as outbox
 from phm.text import clean_name
 
-from . import password_reset
 from .models import Profile
 from .timezones import time_zone_choices
 
@@ -74,51 +70,3 @@ class ProfileForm(forms.ModelForm):
             profile.user.save(update_fields=["email"])
             profile.save()
         return profile
-
-
-class OutboxPasswordResetForm(PasswordResetForm):
-    """Django's reset form, its e-mail sent through the outbox like every other message (retried, visible to
-    administrators as secret: it holds a link that logs its reader into the account). Saving it in a request
-    only hands the address on (accounts.password_reset): the same work whether or not it has an account."""
-
-    def save(self, domain_override=None, use_https=False, request=None, **kwargs):
-        password_reset.request_reset(
-            email=self.cleaned_data["email"],
-            domain=domain_override or request.get_host(),
-            use_https=use_https,
-        )
-
-    def compose(self, *, domain, use_https):
-        """Django's save: a link for each active account with this address, queued by send_mail."""
-        PasswordResetForm.save(
-            self,
-            domain_override=domain,
-            use_https=use_https,
-            subject_template_name=password_reset.SUBJECT_TEMPLATE,
-            email_template_name=password_reset.EMAIL_TEMPLATE,
-        )
-
-    def send_mail(
-        self,
-        subject_template_name,
-        email_template_name,
-        context,
-        from_email,
-        to_email,
-        html_email_template_name=None,
-    ):
-        user = context["user"]
-        site_url = settings.SITE_URL.rstrip("/") or f"{context['protocol']}://{context['domain']}"
-        subject = "".join(render_to_string(subject_template_name, context).splitlines())
-        outbox.queue(
-            [
-                outbox.email(
-                    kind="account.password_reset",
-                    user=user,
-                    subject=subject,
-                    template=email_template_name,
-                    context={**context, "site_url": site_url},
-                    secret=True,
-                )
-            ]
-        )

@@ -3,6 +3,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from . import names
 from .timezones import DEFAULT_TIME_ZONE
 
 
@@ -45,7 +46,7 @@ class Profile(models.Model):
 
     @property
     def display_name(self):
-        return self.forum_username or self.user.get_username()
+        return names.display_name(self.user)
 
 
 class CalendarToken(models.Model):

@@ -4,7 +4,7 @@ import secrets
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import AnonymousUser, Group, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,13 +13,13 @@ from phm.text import clean_name
 from .models import CalendarToken, Profile
 
 
-def profile_for(user):
+def profile_for(user: User) -> Profile:
     """The user's profile, created on first use (accounts made by createsuperuser have none yet)."""
     profile, _ = Profile.objects.get_or_create(user=user)
     return profile
 
 
-def is_moderator(user):
+def is_moderator(user: User | AnonymousUser) -> bool:
     """Moderators are superusers and members of the moderators group (docs/api.md: Conventions)."""
     if not user.is_authenticated:
         return False
@@ -29,18 +29,20 @@ def is_moderator(user):
 
 
 @transaction.atomic
-def register_player(*, username, password, email="", forum_username="", time_zone="UTC"):
+def register_player(
+    *, username: str, password: str, email: str = "", forum_username: str = "", time_zone: str = "UTC"
+) -> User:
     user = get_user_model().objects.create_user(username=username, password=password, email=email)
     Profile.objects.create(user=user, forum_username=clean_name(forum_username), time_zone=time_zone)
     return user
 
 
-def moderators_group():
+def moderators_group() -> Group:
     group, _ = Group.objects.get_or_create(name=settings.MODERATORS_GROUP)
     return group
 
 
-def make_moderator(user):
+def make_moderator(user: User) -> bool:
     """Put `user` in the moderators group; returns False when they already were in it."""
     group = moderators_group()
     if user.groups.filter(pk=group.pk).exists():
@@ -52,7 +54,7 @@ def make_moderator(user):
     return True
 
 
-def remove_moderator(user):
+def remove_moderator(user: User) -> bool:
     """Take `user` out of the moderators group; returns False when they were not in it."""
     group = moderators_group()
     if not user.groups.filter(pk=group.pk).exists():
@@ -73,14 +75,14 @@ def _new_calendar_secret():
     return secrets.token_urlsafe(CALENDAR_TOKEN_BYTES)
 
 
-def calendar_token_for(user):
+def calendar_token_for(user: User) -> str:
     """The user's calendar secret, made on first use."""
     token, _ = CalendarToken.objects.get_or_create(user=user, defaults={"token": _new_calendar_secret()})
     return token.token
 
 
 @transaction.atomic
-def renew_calendar_token(user):
+def renew_calendar_token(user: User) -> str:
     """A new secret for the user's calendar link: the old link stops working at once. Returns the new one."""
     secret = _new_calendar_secret()
     updated = CalendarToken.objects.filter(user=user).update(token=secret, created_at=timezone.now())
@@ -89,9 +91,10 @@ def renew_calendar_token(user):
     return secret
 
 
-def user_for_calendar_token(secret):
+def user_for_calendar_token(secret: str | None) -> User | None:
     """The active user whose calendar link has this secret, or None (unknown, revoked, inactive account)."""
-    if not secret or len(secret) > CalendarToken._meta.get_field("token").max_length:
+    longest = CalendarToken._meta.get_field("token").max_length
+    if not secret or (longest is not None and len(secret) > longest):
         return None
     token = CalendarToken.objects.select_related("user").filter(token=secret).first()
     if token is None or not token.user.is_active:

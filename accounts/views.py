@@ -13,7 +13,8 @@ from phm import limits
 from phm.client_address import client_ip
 
 from . import services
-from .forms import OutboxPasswordResetForm, ProfileForm, SignUpForm
+from .forms import ProfileForm, SignUpForm
+from .password_reset import OutboxPasswordResetForm
 
 
 def _safe_next(request):

@@ -22,8 +22,8 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.services import is_moderator
-from outbox.admin import visible_messages
 from outbox.models import Message
+from outbox.selectors import visible_messages
 from rounds.catalog.names import normalize_name
 from rounds.catalog.resolve import get_index, resolve_name
 from rounds.models import AcceptedCard, League, Round, RoundState

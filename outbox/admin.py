@@ -1,28 +1,19 @@
 """Undelivered mail for moderators: their leagues' messages, with attempts and the last error, and a way to
 send them again. Bodies and addresses are for administrators only, and before a round's deadline its receipts
 and review notices (they tell who entered) are shown only to moderators who declared they will not play in it
-(submissions.services.declare_not_playing)."""
+(outbox.selectors.visible_messages)."""
 
 from django.contrib import admin, messages
-from django.db.models import Exists, OuterRef, Q
 from django.template.defaultfilters import pluralize
-from django.utils import timezone
 from django.utils.text import Truncator
 from django.utils.timezone import localtime
 
 from accounts.services import is_moderator
-from submissions.models import HandsPreview
 
-from . import deferred, services
+from . import deferred, kinds, services
 from .models import Message
+from .selectors import visible_messages
 
-KIND_LABELS = {
-    "hand.receipt": "Hand receipt",
-    "hand.review": "Review notice",
-    "match.dispute": "Results differ",
-    "match.challenge": "Result challenged",
-    "match.challenge_resolved": "Challenge answered",
-}
 SUMMARY_FIELDS = [
     "kind",
     "recipient",
@@ -37,15 +28,6 @@ SUMMARY_FIELDS = [
     "last_attempt_at",
     "sent_at",
 ]
-
-
-def visible_messages(user, queryset=None):
-    queryset = Message.objects.all() if queryset is None else queryset
-    if user.is_superuser:
-        return queryset
-    declared = HandsPreview.objects.filter(round=OuterRef("round"), moderator=user)
-    hidden = Q(secret=True, round__deadline__gt=timezone.now()) & ~Q(Exists(declared))
-    return queryset.filter(league__moderators=user).exclude(hidden)
 
 
 @admin.register(Message)
@@ -89,7 +71,7 @@ class MessageAdmin(admin.ModelAdmin):
 
     @admin.display(description="Message", ordering="kind")
     def what(self, obj):
-        return KIND_LABELS.get(obj.kind, obj.kind)
+        return kinds.message_label(obj.kind)
 
     @admin.display(description="Delivery", ordering="state")
     def delivery(self, obj):

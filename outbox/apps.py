@@ -12,4 +12,5 @@ class OutboxConfig(AppConfig):
 
     def ready(self):
         register_labels(AUDIT_LABELS)
-        from . import checks  # noqa: F401 (registers the deploy check)
+        # The deploy check; the receivers of the domain signals; the delivery tasks (found by name).
+        from . import checks, receivers, tasks  # noqa: F401

@@ -1,5 +1,5 @@
 """The daily digest: e-mails held for people who asked for one, sent together once a day at DIGEST_HOUR in
-their time zone. Turning the digest off releases what is held at once."""
+their time zone. Turning the digest off releases what is held at once (outbox.queue.release_held)."""
 
 from datetime import timedelta
 
@@ -12,6 +12,7 @@ from accounts.timezones import zone_or_utc
 
 from . import rendering
 from .models import Message
+from .queue import queue
 
 
 def last_digest_slot(now, zone_name):
@@ -37,8 +38,6 @@ def waiting_recipients():
 def send_digests(now=None):
     """One digest for each person whose slot has come and who has held messages; returns how many. Safe to
     run twice at once: each person's profile row is locked while their digest is made."""
-    from .services import queue
-
     now = now or timezone.now()
     sent = 0
     for user_id in waiting_recipients():
@@ -90,14 +89,3 @@ def digest_message(user, held):
 def main_text(body):
     """A message's text without its footer (the digest has its own)."""
     return body.split(rendering.FOOTER_MARK, 1)[0].strip()
-
-
-def release_held(user):
-    """Digest turned off: what was waiting goes out now."""
-    from .services import send_after_commit
-
-    ids = list(Message.objects.filter(recipient=user, state=Message.State.HELD).values_list("pk", flat=True))
-    if ids:
-        Message.objects.filter(pk__in=ids).update(state=Message.State.PENDING, next_attempt_at=timezone.now())
-        send_after_commit(ids)
-    return len(ids)

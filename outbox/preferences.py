@@ -11,6 +11,7 @@ from audit.services import log_action
 from phm.errors import InputError
 
 from .kinds import BY_KEY, KINDS
+from .queue import release_held
 
 CHANNELS = ("email", "site")
 UNSUBSCRIBE_SALT = "phm.outbox.unsubscribe"
@@ -106,8 +107,6 @@ def update(user, choices=None, digest=None):
             profile.email_digest = digest
         profile.save(update_fields=["notification_choices", "email_digest"])
         if released:
-            from .digest import release_held
-
             release_held(user)
     if hasattr(user, "_state"):
         user.profile = profile  # later checks in this request see the new choices

@@ -1,4 +1,5 @@
-"""Queue messages inside the transaction that causes them; deliver them from workers, once per attempt.
+"""Compose messages inside the transaction that causes them (outbox.queue saves them and announces them after
+the commit; `queue` and `send_after_commit` are that module's); deliver them from workers, once per attempt.
 
 Delivery holds the message's row lock (FOR UPDATE SKIP LOCKED) while it talks to the mail server, so two tasks
 for the same message — a retry and the backstop, or a re-delivered broker message — never both send it: the
@@ -15,10 +16,13 @@ import contextlib
 import logging
 import smtplib
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
@@ -26,10 +30,11 @@ from django.utils import timezone
 
 from audit.services import log_action
 from phm.links import site_url
+from rounds.models import League, Round
 
 from . import deferred, kinds, preferences, rendering, unread
-from .doorbell import doorbell
 from .models import Message, Notification
+from .queue import queue, send_after_commit
 
 logger = logging.getLogger(__name__)
 
@@ -41,12 +46,21 @@ DELIVERY_TIME_BUDGET = 60
 SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 
 
-# Queueing ---------------------------------------------------------------------------------------------------
+# Composing --------------------------------------------------------------------------------------------------
 
 
 def email(
-    *, kind, user, subject, template, context, round_=None, league=None, secret=False, action_label=None
-):
+    *,
+    kind: str,
+    user: User,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    round_: Round | None = None,
+    league: League | None = None,
+    secret: bool = False,
+    action_label: str | None = None,
+) -> Message | None:
     """An unsaved e-mail to `user`, its body rendered now (what was true at the change) in their time zone, as
     plain text with an HTML alternative; or None when they have no address or turned this kind's e-mail off.
     Held for the daily digest when they asked for one and the kind may wait. `secret`: the body tells what
@@ -73,7 +87,9 @@ def email(
     )
 
 
-def site_notification(*, kind, user, text, url, round_=None, league=None):
+def site_notification(
+    *, kind: str, user: User, text: str, url: str, round_: Round | None = None, league: League | None = None
+) -> Notification | None:
     """An unsaved notification for the bell, or None when `user` turned this kind off on the site."""
     if not preferences.wants(user, kind, "site"):
         return None
@@ -89,10 +105,19 @@ def site_notification(*, kind, user, text, url, round_=None, league=None):
     )
 
 
-def notify(users, *, kind, build, round_=None, league=None, secret=False):
+def notify(
+    users: Iterable[User],
+    *,
+    kind: str,
+    build: Callable[[User], "Notice | None"],
+    round_: Round | None = None,
+    league: League | None = None,
+    secret: bool = False,
+) -> tuple[list[Message], list[Notification]]:
     """Tell each of `users` (once each, even when they come twice) about one event, by the site and by e-mail
     as each of them chose, in the caller's transaction. `build(user)` returns a Notice for that person."""
-    messages, notifications = [], []
+    messages: list[Message | None] = []
+    notifications: list[Notification | None] = []
     for user in {user.pk: user for user in users}.values():
         notice = build(user)
         if notice is None:
@@ -135,34 +160,15 @@ class Notice:
     action_label: str = "Open on the site"
 
 
-def queue(messages):
-    """Save the messages in the caller's transaction; they are handed to the workers once it commits (those
-    held for a digest wait for it)."""
-    messages = [message for message in messages if message is not None]
-    if not messages:
-        return []
-    Message.objects.bulk_create(messages)
-    send_after_commit([message.pk for message in messages if message.state == Message.State.PENDING])
-    return messages
-
-
-def send_after_commit(message_ids):
-    """Hand the messages to the workers after the commit (a rollback sends nothing): a delivery task carries
-    them with the others this process commits within OUTBOX_PUBLISH_WINDOW (outbox.doorbell). If the broker
-    is down the messages stay pending and the backstop sends them."""
-    ids = list(message_ids)
-    transaction.on_commit(lambda: doorbell.ring(ids), robust=True)
-
-
 # Delivery ---------------------------------------------------------------------------------------------------
 
 
-def retry_delay(attempts):
+def retry_delay(attempts: int) -> int:
     """Seconds before the next attempt after `attempts` failed ones: OUTBOX_RETRY_DELAY, doubling, ≤ 1 h."""
     return min(settings.OUTBOX_RETRY_DELAY * 2 ** max(attempts - 1, 0), MAX_RETRY_DELAY)
 
 
-def is_permanent(error):
+def is_permanent(error: BaseException) -> bool:
     """Errors that no retry can cure: the server refused the recipients or the message itself (5xx), or the
     row a deferred body is rendered from is gone."""
     if isinstance(error, deferred.SourceGone):
@@ -172,7 +178,9 @@ def is_permanent(error):
     return isinstance(error, smtplib.SMTPDataError) and error.smtp_code >= 500
 
 
-def deliver(message_id, *, connection=None, now=None):
+def deliver(
+    message_id: int, *, connection: BaseEmailBackend | None = None, now: datetime | None = None
+) -> str:
     """Try to send one message now. Returns "sent", "retry", "failed" or "skipped" (already sent, given up,
     not due yet, or being sent by another worker this instant)."""
     return _attempt(message_id, connection=connection, now=now)[0]
@@ -242,7 +250,7 @@ def _record_failure(message, error):
     return outcome
 
 
-def due_message_ids(now=None, limit=DELIVERY_BATCH):
+def due_message_ids(now: datetime | None = None, limit: int = DELIVERY_BATCH) -> list[int]:
     return list(
         Message.objects.filter(state=Message.State.PENDING, next_attempt_at__lte=now or timezone.now())
         .order_by("next_attempt_at", "pk")
@@ -308,7 +316,9 @@ def deliver_bundle(
     return run
 
 
-def deliver_due(now=None, time_budget=DELIVERY_TIME_BUDGET, batch=DELIVERY_BATCH):
+def deliver_due(
+    now: datetime | None = None, time_budget: float = DELIVERY_TIME_BUDGET, batch: int = DELIVERY_BATCH
+) -> dict[str, int]:
     """Send what is due, batch after batch, as one run. Stops at the first failure of the server (it is
     probably down: the rest would only wait for the same timeout), when the time is up, or when a batch was
     not full (nothing more is due)."""
@@ -326,7 +336,7 @@ def deliver_due(now=None, time_budget=DELIVERY_TIME_BUDGET, batch=DELIVERY_BATCH
 # Moderators -------------------------------------------------------------------------------------------------
 
 
-def retry_now(messages, actor):
+def retry_now(messages: Iterable[Message], actor: User) -> list[int]:
     """Send failed or waiting messages again at once, with a fresh set of attempts; audited."""
     retried = []
     with transaction.atomic():

@@ -7,8 +7,10 @@ run) everyone sees every hand. Every query here is bounded: a constant number wh
 
 from datetime import timedelta
 
+from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
+from accounts.names import display_name
 from rounds.models import League, Round, RoundState
 from rounds.services.leagues import can_manage_league
 
@@ -25,6 +27,12 @@ def is_playing(user, round_):
 
 def has_declared_not_playing(user, round_):
     return user.is_authenticated and HandsPreview.objects.filter(round=round_, moderator=user).exists()
+
+
+def in_rounds_declared_by(user: User) -> Q:
+    """A condition on rows with a `round`: those of the rounds `user` declared they will not play in (a
+    moderator who may see who entered before the deadline; the outbox's secret messages, for one)."""
+    return Q(Exists(HandsPreview.objects.filter(round=OuterRef("round"), moderator=user)))
 
 
 def may_review_before_deadline(user, round_):
@@ -151,9 +159,8 @@ def visible_hand(user, hand_id, now):
     return None
 
 
-def player_display_name(user):
-    profile = getattr(user, "profile", None)
-    return profile.display_name if profile else user.get_username()
+def player_display_name(user: User) -> str:
+    return display_name(user)
 
 
 # How far back a personal calendar keeps deadlines that have passed.

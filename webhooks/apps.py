@@ -12,6 +12,6 @@ class WebhooksConfig(AppConfig):
 
     def ready(self):
         register_labels(AUDIT_LABELS)
-        # The receivers of the domain signals (rounds opened, hands revealed, results final) and the link on
-        # the moderator's dashboard.
-        from . import moderator_pages, receivers  # noqa: F401
+        # The receivers of the domain signals (rounds opened, hands revealed, results final), the link on the
+        # moderator's dashboard, and the delivery tasks (found by name).
+        from . import moderator_pages, receivers, tasks  # noqa: F401

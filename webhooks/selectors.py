@@ -2,12 +2,14 @@
 
 from django.db.models import OuterRef, Prefetch, Subquery
 
+from rounds.models import League
+
 from .models import Webhook, WebhookDelivery
 
 LAST_DELIVERIES = 10
 
 
-def webhooks_of_league(league, last=LAST_DELIVERIES):
+def webhooks_of_league(league: League, last: int = LAST_DELIVERIES) -> list[Webhook]:
     """The league's webhooks, each with `last_deliveries` (newest first, at most `last`): two queries."""
     latest_ids = (
         WebhookDelivery.objects.filter(webhook=OuterRef("webhook"))

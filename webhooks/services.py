@@ -15,18 +15,23 @@ import hashlib
 import hmac
 import logging
 import time
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
+from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+from celery import current_app
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from audit.services import log_action
 from outbox.services import MAX_RETRY_DELAY, retry_delay
 from phm.errors import Conflict, Forbidden, NotFound
+from phm.tasks import publish
 from rounds.models import League, Round
 from rounds.services.leagues import can_manage_league
 
@@ -41,6 +46,8 @@ MAX_ERROR_LENGTH = 2000
 DELIVERY_BATCH = 200
 DELIVERY_TIME_BUDGET = 60  # seconds a backstop run may spend sending
 USER_AGENT = "PHM-Moderator-Webhooks/1"
+# Found by name: the task's module delivers through this one.
+SEND_DELIVERY = "webhooks.send_delivery"
 # Statuses worth another try: the receiver timed out, is rate limiting, or is failing on its side.
 RETRY_STATUSES = {408, 429}
 # What a delivery's error says (its `last_error`, on the page, in the API and the admin).
@@ -71,7 +78,7 @@ def _require_moderator(actor, league):
         raise WebhookForbidden("Only a moderator of this league can manage its webhooks.")
 
 
-def league_for(actor, league_id):
+def league_for(actor: User, league_id: int) -> League:
     """The league if the actor moderates it: WebhookNotFound for an unknown one, WebhookForbidden else."""
     league = League.objects.filter(pk=league_id).first()
     if league is None:
@@ -80,7 +87,7 @@ def league_for(actor, league_id):
     return league
 
 
-def webhook_for(actor, webhook_id):
+def webhook_for(actor: User, webhook_id: int) -> Webhook:
     webhook = Webhook.objects.select_related("league").filter(pk=webhook_id).first()
     if webhook is None:
         raise WebhookNotFound("No such webhook.")
@@ -92,11 +99,13 @@ def _described(webhook):
     return {"webhook": webhook.pk, "kind": webhook.kind, "url": webhook.url_display, "events": webhook.events}
 
 
-def create_webhook(*, actor, league, url, kind, events, secret=None):
+def create_webhook(
+    *, actor: User, league: League, url: Any, kind: Any, events: Any, secret: Any = None
+) -> tuple[Webhook, str]:
     """A new webhook of the league. Returns (webhook, secret): the secret in full, for this once only."""
     _require_moderator(actor, league)
-    errors = {}
-    cleaned = {}
+    errors: dict[str, list[str]] = {}
+    cleaned: dict[str, Any] = {}
     for name, clean, value in (
         ("url", clean_url, url),
         ("kind", clean_kind, kind),
@@ -128,7 +137,7 @@ def create_webhook(*, actor, league, url, kind, events, secret=None):
     return webhook, webhook.secret
 
 
-def delete_webhook(*, actor, webhook_id):
+def delete_webhook(*, actor: User, webhook_id: int) -> None:
     """Remove a webhook and its deliveries (pending ones are never sent); audited on the league."""
     with transaction.atomic():
         webhook = webhook_for(actor, webhook_id)
@@ -136,7 +145,7 @@ def delete_webhook(*, actor, webhook_id):
         webhook.delete()
 
 
-def send_test(*, actor, webhook_id, now=None):
+def send_test(*, actor: User, webhook_id: int, now: datetime | None = None) -> WebhookDelivery:
     """Queue a harmless test message to the webhook; it is sent at once by a worker."""
     with transaction.atomic():
         webhook = webhook_for(actor, webhook_id)
@@ -150,7 +159,7 @@ def send_test(*, actor, webhook_id, now=None):
 # Events -----------------------------------------------------------------------------------------------------
 
 
-def queue_event(event, round_id, now=None):
+def queue_event(event: str, round_id: int, now: datetime | None = None) -> list[WebhookDelivery]:
     """One delivery per active webhook of the round's league subscribed to `event`, written in the caller's
     transaction (the change that causes it) and published to the workers after its commit. A league
     without webhooks costs two queries."""
@@ -178,26 +187,28 @@ def queue_event(event, round_id, now=None):
     return deliveries
 
 
-def send_after_commit(delivery_ids):
+def send_after_commit(delivery_ids: Iterable[int]) -> None:
     """One delivery task per row after the commit; if the broker is down the backstop sends them."""
-    from phm.tasks import publish
-
-    from .tasks import send_delivery
-
     ids = list(delivery_ids)
-    transaction.on_commit(lambda: [publish(send_delivery, delivery_id) for delivery_id in ids], robust=True)
+    transaction.on_commit(lambda: _publish_deliveries(ids), robust=True)
+
+
+def _publish_deliveries(delivery_ids: list[int]) -> None:
+    send_delivery = current_app.tasks[SEND_DELIVERY]
+    for delivery_id in delivery_ids:
+        publish(send_delivery, delivery_id)
 
 
 # Delivery ---------------------------------------------------------------------------------------------------
 
 
-def signature(secret, timestamp, body):
+def signature(secret: str, timestamp: str, body: bytes) -> str:
     """X-PHM-Signature: HMAC-SHA256 of "<timestamp>.<body>" with the webhook's secret, as hex."""
     message = f"{timestamp}.".encode() + body
     return "sha256=" + hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
-def request_headers(delivery, body, moment):
+def request_headers(delivery: WebhookDelivery, body: bytes, moment: datetime) -> dict[str, str]:
     headers = {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
@@ -211,7 +222,7 @@ def request_headers(delivery, body, moment):
     return headers
 
 
-def failure_text(status=None, *, timeout=False):
+def failure_text(status: int | None = None, *, timeout: bool = False) -> str:
     """The moderator's words for a failed attempt: "delivery failed (HTTP 503)", "… (timeout)" or
     "… (refused)"."""
     if status is not None:
@@ -229,7 +240,7 @@ def _post(delivery, moment):
     )
 
 
-def retry_after(response, moment):
+def retry_after(response: requests.Response, moment: datetime) -> float | None:
     """Seconds a 429 asks to wait (Retry-After: seconds or an HTTP date), at most an hour; None if absent."""
     value = (response.headers.get("Retry-After") or "").strip()
     if not value:
@@ -245,7 +256,7 @@ def retry_after(response, moment):
     return min(max((when - moment).total_seconds(), 0), MAX_RETRY_DELAY)
 
 
-def deliver(delivery_id, *, now=None):
+def deliver(delivery_id: int, *, now: datetime | None = None) -> str:
     """Try to POST one delivery now. Returns "sent", "retry", "failed" or "skipped" (already sent, given up,
     not due yet, or being sent by another worker this instant)."""
     moment = now or timezone.now()
@@ -329,7 +340,7 @@ def _host(delivery):
     return urlsplit(delivery.webhook.url).hostname or "?"
 
 
-def due_delivery_ids(now=None, limit=DELIVERY_BATCH):
+def due_delivery_ids(now: datetime | None = None, limit: int = DELIVERY_BATCH) -> list[int]:
     return list(
         WebhookDelivery.objects.filter(
             state=WebhookDelivery.State.PENDING, next_attempt_at__lte=now or timezone.now()
@@ -339,7 +350,9 @@ def due_delivery_ids(now=None, limit=DELIVERY_BATCH):
     )
 
 
-def deliver_due(now=None, time_budget=DELIVERY_TIME_BUDGET, batch=DELIVERY_BATCH):
+def deliver_due(
+    now: datetime | None = None, time_budget: float = DELIVERY_TIME_BUDGET, batch: int = DELIVERY_BATCH
+) -> dict[str, int]:
     """Send what is due until the time is up. Unlike mail, one receiver that is down says nothing about the
     others: a failure does not stop the run; a delivery left to retry is not due again within it."""
     counts = {"sent": 0, "retry": 0, "failed": 0, "skipped": 0}

@@ -1,22 +1,13 @@
-"""How a person is shown on a page: by the name other players know them by (the forum name), the login name
-only as the fallback. Pages that list many people select `profile` with the user, so this costs no query."""
+"""How a person is shown on a page (accounts.names.display_name): `display_name_of` for code, the
+`display_name` filter for templates."""
 
 from django import template
-from django.core.exceptions import ObjectDoesNotExist
+
+from accounts.names import display_name as display_name_of
 
 register = template.Library()
 
-
-def display_name_of(user):
-    if user is None:
-        return ""
-    try:
-        profile = user.profile
-    except (ObjectDoesNotExist, AttributeError):
-        profile = None
-    if profile is not None and profile.forum_username:
-        return profile.forum_username
-    return user.get_username() if hasattr(user, "get_username") else str(user)
+__all__ = ["display_name", "display_name_of", "register"]
 
 
 @register.filter(name="display_name")
