@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from .models import League
-from .services import leagues as league_services
+from .services import following as league_services
 
 
 @login_required

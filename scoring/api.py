@@ -17,7 +17,7 @@ from phm.pagination import page_of, page_parameters, with_page_headers
 from phm.schema import may_conflict, one_of_pairs, refine
 from rounds.models import League
 from rounds.round_api import RoundInputSerializer, RoundSerializer
-from rounds.services.leagues import standing_banned_entries
+from rounds.services.effective_banned import standing_banned_entries
 
 from . import export_reply, matches_reply, selectors, services, table_reply
 from .outcomes import OPPONENT_POINTS, POINTS_VALUES

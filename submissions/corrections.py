@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from rounds.models import RoundState
 from rounds.models.audit import log_action
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 
 from . import signals
 from .models import Hand, HandReview, HandVersion

@@ -10,7 +10,7 @@ from datetime import timedelta
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from rounds.models import League, Round, RoundState
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 
 from .models import Hand, HandReview, HandsPreview, HandVersion
 

@@ -29,8 +29,7 @@ from rounds.legality import accepted_cards_matter, check_hand, rules_for_round
 from rounds.locks import lock_round, lock_round_shared
 from rounds.models import MAX_HAND_SIZE, League, Round, RoundState
 from rounds.models.audit import audit_entry, log_action
-from rounds.permissions import own_hand_refusal, own_interest_refusal
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league, own_hand_refusal, own_interest_refusal
 from rounds.variants import MAX_DECISION_TEXT
 
 from . import commitments, notifications, rows, selectors, signals

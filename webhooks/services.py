@@ -27,7 +27,7 @@ from django.utils import timezone
 from outbox.services import MAX_RETRY_DELAY, retry_delay
 from rounds.models import League, Round
 from rounds.models.audit import log_action
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 
 from . import payloads, transport
 from .models import Webhook, WebhookDelivery

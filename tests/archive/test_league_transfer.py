@@ -15,7 +15,7 @@ from accounts.models import Profile
 from archive.transfer import TransferConflict, TransferFormatError, export_league, import_league
 from rounds.catalog import resolve
 from rounds.models import AcceptedCard, AuditEntry, LandRule, League, Round
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring import services
 from scoring.models import BonusAward, Challenge, HandTally, Match, MatchReport, RoundTally
 from submissions import commitments

@@ -24,7 +24,7 @@ from outbox.models import Message
 from phm.tasks import ping
 from rounds.models import Round, RoundState
 from rounds.models.audit import AuditEntry
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring.models import Match
 from scoring.services import build_match_table
 from submissions import services as hand_services

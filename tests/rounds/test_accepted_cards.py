@@ -9,12 +9,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.services import make_moderator, register_player
-from rounds import services
 from rounds.catalog.loader import import_cards
 from rounds.legality import HandRules, check_hand, rules_for_round
 from rounds.models import AcceptedCard, Card
 from rounds.models.audit import AuditEntry
-from rounds.services.leagues import create_league, create_round
+from rounds.services import catalog as services
+from rounds.services.leagues import create_league
+from rounds.services.lifecycle import create_round
 from submissions import services as hand_services
 from tests.submissions.conftest import KJELD
 
