@@ -81,12 +81,11 @@ def others_who_can_manage(league: League, actor: AbstractBaseUser | AnonymousUse
     named_ids = list(league.moderators.values_list("pk", flat=True))
     in_group = Q(groups__name=settings.MODERATORS_GROUP)
     can_manage = Q(is_superuser=True) | (in_group & Q(pk__in=named_ids) if named_ids else in_group)
-    people = list(
-        User.objects.filter(can_manage, is_active=True)
-        .exclude(pk=getattr(actor, "pk", None))
-        .select_related("profile")
-        .distinct()
-    )
+    candidates = User.objects.filter(can_manage, is_active=True)
+    actor_pk = getattr(actor, "pk", None)  # None: an anonymous or missing actor, nobody to leave out
+    if actor_pk is not None:
+        candidates = candidates.exclude(pk=actor_pk)
+    people = list(candidates.select_related("profile").distinct())
     names = sorted({display_name_of(user) for user in people}, key=str.casefold)
     if named_ids:
         return OtherModerators(tuple(names))
