@@ -92,6 +92,7 @@ def set_up(clients, run):
 
     from accounts import services as accounts
     from rounds.services import leagues
+    from rounds.services import lifecycle as round_lifecycle
 
     call_command("migrate", verbosity=0)
     moderator = accounts.register_player(username=f"benchmod-{run}", password=secrets.token_hex(16))
@@ -99,7 +100,7 @@ def set_up(clients, run):
     # No digits at the end: a name ending in a number claims that league number, and runs would collide.
     league = leagues.create_league(actor=moderator, name=f"Bench {run} faults league")
     now = timezone.now()
-    round_ = leagues.create_round(
+    round_ = round_lifecycle.create_round(
         actor=moderator, league=league, now=now, open_now=True, title="Bench faults", hand_size=5,
         deadline=now + timedelta(days=1),
     )  # fmt: skip

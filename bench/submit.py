@@ -84,6 +84,7 @@ def set_up(players):
     from accounts import services as accounts
     from bench.floor_urls import CREATE_TABLE
     from rounds.services import leagues
+    from rounds.services import lifecycle as round_lifecycle
 
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
@@ -94,7 +95,7 @@ def set_up(players):
     # No digits at the end: a name ending in a number claims that league number, and runs would collide.
     league = leagues.create_league(actor=moderator, name=f"Bench {run} league")
     now = timezone.now()
-    round_ = leagues.create_round(
+    round_ = round_lifecycle.create_round(
         actor=moderator, league=league, now=now, open_now=True, title="Bench", hand_size=5,
         deadline=now + timedelta(days=1),
     )  # fmt: skip

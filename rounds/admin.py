@@ -2,7 +2,6 @@ from django.contrib import admin, messages
 
 from accounts.services import is_moderator
 
-from . import services
 from .models import (
     AcceptedCard,
     BannedCard,
@@ -17,7 +16,8 @@ from .models import (
     Printing,
     Round,
 )
-from .services.leagues import leagues_managed_by
+from .permissions import leagues_managed_by
+from .services import catalog as services
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

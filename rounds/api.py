@@ -12,9 +12,9 @@ from rest_framework.views import APIView
 from phm.api_fields import Choice, Text
 from phm.query import whole_number_parameter
 
-from . import services
 from .cardquery import QuerySyntaxError, is_filter_query, search_cards_by_query
 from .catalog.resolve import AUTOCOMPLETE_LIMIT, resolve_name, search_cards
+from .services import catalog as services
 
 MAX_QUERY_LENGTH = 200
 QUERY_PAGE_SIZE = 50

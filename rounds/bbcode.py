@@ -7,10 +7,10 @@ from django.utils.dateformat import format as format_date
 from phm.text import bbcode_text
 
 from .card_rules import card_rule_lines
-from .legality import format_label, format_rule_text
+from .formats import format_label, format_rule_text
 from .markdown import markdown_to_bbcode
 from .models import HandSizeMode, LandRule
-from .services.leagues import effective_banned_entries
+from .services.effective_banned import effective_banned_entries
 from .variants import VARIANT_LABELS, decision_summary, variant_order
 
 LAND_RULE_LINES = {

@@ -12,7 +12,6 @@ from django.contrib.syndication.views import Feed
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import format_html, format_html_join
@@ -23,6 +22,7 @@ from audit.models import AuditEntry
 from .bbcode import deadline_utc_text
 from .calendars import calendar_host, calendar_response
 from .models import League, Round, RoundState
+from .page_extensions import LEAGUE_PAGE_URL, ROUND_RESULTS_URL, page_url
 from .summary import rules_summary_lines
 
 FEED_ENTRIES = 50
@@ -141,7 +141,7 @@ def league_events(context):
                     lines=[
                         f"The results of {round_.code} are final: its table and League points are settled.",
                     ],
-                    link=reverse("scoring:results", args=[round_.pk]),
+                    link=page_url(ROUND_RESULTS_URL, round_.pk),
                     guid=_tag(context, round_, "final"),
                 )
             )
@@ -166,7 +166,7 @@ class LeagueFeed(Feed):
         return f"Rounds opened, hands revealed and results final in {context.league.name}."
 
     def link(self, context):
-        return reverse("scoring:league", args=[context.league.pk])
+        return page_url(LEAGUE_PAGE_URL, context.league.pk)
 
     def feed_guid(self, context):
         return f"tag:{context.host},{context.league.created_at:%Y-%m-%d}:league/{context.league.pk}"

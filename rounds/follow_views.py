@@ -7,14 +7,15 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from .models import League
-from .services import leagues as league_services
+from .page_extensions import LEAGUE_PAGE_URL, page_url
+from .services import following
 
 
 @login_required
 @require_POST
 def league_follow(request, league_id):
     try:
-        league = league_services.follow_league(request.user, league_id)
+        league = following.follow_league(request.user, league_id)
     except League.DoesNotExist:
         raise Http404("No such league.") from None
     messages.success(
@@ -22,15 +23,15 @@ def league_follow(request, league_id):
         f"You follow {league.name}: you are told when its rounds open, and its deadlines are in your "
         "calendar.",
     )
-    return redirect("scoring:league", league.pk)
+    return redirect(page_url(LEAGUE_PAGE_URL, league.pk))
 
 
 @login_required
 @require_POST
 def league_unfollow(request, league_id):
     try:
-        league = league_services.unfollow_league(request.user, league_id)
+        league = following.unfollow_league(request.user, league_id)
     except League.DoesNotExist:
         raise Http404("No such league.") from None
     messages.success(request, f"You no longer follow {league.name}.")
-    return redirect("scoring:league", league.pk)
+    return redirect(page_url(LEAGUE_PAGE_URL, league.pk))

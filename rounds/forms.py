@@ -15,9 +15,9 @@ from accounts.timezones import zone_description
 
 from .card_rules import rules_from_text, rules_to_text, text_line_problems
 from .catalog.sources import CORE_FORMATS
-from .legality import format_label
+from .formats import format_label
 from .models import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, HandSizeMode, LandRule, League
-from .services.leagues import MAXIMUM_LEAD_TIME, MINIMUM_LEAD_TIME
+from .services.round_rules import MAXIMUM_LEAD_TIME, MINIMUM_LEAD_TIME
 from .variants import DEFAULT_VARIANT_ORDER, decisions_text, parse_decisions_text, variant_order
 
 FORMAT_CHOICES = [("", "None — any Vintage-legal card")] + [(key, format_label(key)) for key in CORE_FORMATS]

@@ -14,23 +14,24 @@ from dataclasses import dataclass, field
 
 from django.utils.formats import date_format
 
+from .banned_matching import banned_entries, lifted_cards, matches
+from .card_rules import check_card_rules
 from .catalog import history
 from .catalog.names import normalize_name
 from .catalog.resolve import Resolution, Status, get_index, resolve_name
 from .catalog.sources import CORE_FORMATS
+from .formats import format_not_legal_message, known_format
 from .models import (
     MAX_HAND_SIZE,
-    BanCategory,
-    BannedCard,
     BannedList,
     Card,
-    DataQuality,
     HandSizeMode,
     LandRule,
     Legality,
     Printing,
     RoundState,
 )
+from .services.catalog import accepted_card_names
 
 
 class RulesError(ValueError):
@@ -121,83 +122,14 @@ class HandVerdict:
         return [card.name for card in self.cards]
 
 
-def format_label(format_key):
-    return format_key.replace("_", " ").title()
-
-
-# Rule 7.4a admits "cards contained in sets legal in the named format"; Pauper admits a card by its rarity
-# instead: printed at common in a set legal in Pauper.
-_FORMAT_RULE_TEXTS = {"pauper": "only cards printed at common in a set legal in it"}
-_FORMAT_NOT_LEGAL_TEXTS = {"pauper": "{card} has never been printed at common in a set legal in Pauper"}
-
-
-def format_rule_text(format_key):
-    """What rule 7.4 admits in the format, for the round's variant line."""
-    return _FORMAT_RULE_TEXTS.get(format_key, "only cards from sets legal in it")
-
-
-def format_not_legal_message(card_name, format_key):
-    text = _FORMAT_NOT_LEGAL_TEXTS.get(format_key, "{card} is not from a set legal in {format}")
-    return text.format(card=card_name, format=format_label(format_key)) + " (rule 7.4)."
-
-
-def known_format(format_key):
-    return format_key in CORE_FORMATS or Card.objects.filter(legalities__has_key=format_key).exists()
-
-
 def catalog_date_text(as_of):
     return date_format(as_of, "j F Y") if as_of else "an unknown date"
-
-
-def _category_label(category):
-    return BanCategory(category).label if category in BanCategory.values else category
-
-
-def _banned_entries(snapshot=None):
-    """Banned entries by list key: [(card id the name resolves to, normalised name, category label)].
-
-    From the round's snapshot when given (no query; resolved once per catalog revision and kept with the
-    index: every hand of a round is judged by the same snapshot), else from the standing lists. Callers only
-    read the lists."""
-    index = get_index()
-    if snapshot is not None:
-        memo = index.banned_by_snapshot
-        if snapshot not in memo:
-            if len(memo) >= BANNED_MEMO_LIMIT:
-                memo.clear()
-            memo[snapshot] = _resolved_entries(
-                [(name, key, _category_label(category)) for name, key, category in snapshot], index
-            )
-        return memo[snapshot]
-    return _resolved_entries(
-        [
-            (entry.card_name, entry.banned_list.key, entry.get_category_display())
-            for entry in BannedCard.objects.select_related("banned_list").order_by(
-                "banned_list__position", "position"
-            )
-        ],
-        index,
-    )
-
-
-BANNED_MEMO_LIMIT = 256  # snapshots (rounds) kept per catalog revision
-
-
-def _resolved_entries(rows, index):
-    lists = {BannedList.PHM: [], BannedList.LAND_RULE: []}
-    for name, list_key, label in rows:
-        resolution = resolve_name(name, index=index)
-        card_id = resolution.card.id if resolution.resolved else None
-        lists.setdefault(list_key, []).append((card_id, normalize_name(name), label))
-    return lists
 
 
 def rules_for_round(round_, accepted_cards=None):
     """The rules a hand in `round_` is judged by. An opened round uses its banned snapshot (rule 2.1a), whose
     "round" entries are its extra bans; a draft uses the standing lists and its extra bans as they are now.
     Pass `accepted_cards` when already known, to save the query."""
-    from .services.catalog import accepted_card_names
-
     if accepted_cards is None:
         accepted_cards = accepted_card_names(round_)
     snapshot = None
@@ -228,10 +160,6 @@ def _card_rules_of(round_):
         (rule["query"], rule.get("at_least"), rule.get("at_most"), rule.get("message") or "")
         for rule in (round_.card_rules or ())
     )
-
-
-def _matches(card_id, key, banned):
-    return (card_id is not None and card_id == banned[0]) or key == banned[1]
 
 
 def _unknown_problem(verdict, as_of):
@@ -286,13 +214,13 @@ def check_hand(card_inputs, rules=None):
                 "card_id", flat=True
             )
         )
-    banned = _banned_entries(rules.banned_snapshot)
+    banned = banned_entries(rules.banned_snapshot)
     extra = list(banned.get("round", []))
     for name in rules.extra_banned:
         resolution = resolve_name(name, index=index)
         extra.append((resolution.card.id if resolution.resolved else None, normalize_name(name), name))
     accepted = {normalize_name(name) for name in rules.accepted_cards}
-    lifted = _lifted_cards(rules.unbanned, index)
+    lifted = lifted_cards(rules.unbanned, index)
     uses_land_rule = rules.land_rule != LandRule.NONE
     land_rule_label = LandRule(rules.land_rule).label
 
@@ -313,7 +241,7 @@ def check_hand(card_inputs, rules=None):
             )  # fmt: skip
         is_lifted = card_id in lifted[0] or key in lifted[1]
         for card_id_banned, name_key, category in banned.get(BannedList.PHM, []):
-            if not is_lifted and _matches(card_id, key, (card_id_banned, name_key)):
+            if not is_lifted and matches(card_id, key, (card_id_banned, name_key)):
                 problems.append(
                     Problem(
                         "phm_banned",
@@ -322,7 +250,7 @@ def check_hand(card_inputs, rules=None):
                 )
         if uses_land_rule and not is_lifted:
             for card_id_banned, name_key, category in banned.get(BannedList.LAND_RULE, []):
-                if _matches(card_id, key, (card_id_banned, name_key)):
+                if matches(card_id, key, (card_id_banned, name_key)):
                     problems.append(
                         Problem(
                             "land_rule_banned",
@@ -332,7 +260,7 @@ def check_hand(card_inputs, rules=None):
                         )
                     )
         for card_id_banned, name_key, _ in extra:
-            if _matches(card_id, key, (card_id_banned, name_key)):
+            if matches(card_id, key, (card_id_banned, name_key)):
                 problems.append(
                     Problem("round_banned", f"{verdict.name} is on this round's additional banned list.")
                 )
@@ -340,21 +268,8 @@ def check_hand(card_inputs, rules=None):
 
     hand_problems = [problem] if (problem := _count_problem(len(verdicts), rules)) else []
     if rules.card_rules:
-        from .card_rules import check_card_rules
-
         hand_problems += check_card_rules(verdicts, rules.card_rules, Problem, legal_then)
     return HandVerdict(cards=verdicts, problems=hand_problems, rules=rules)
-
-
-def _lifted_cards(names, index):
-    """(card ids, normalised names) of the cards a round lifts from the standing lists."""
-    ids, keys = set(), set()
-    for name in names:
-        resolution = resolve_name(name, index=index)
-        if resolution.resolved:
-            ids.add(resolution.card.id)
-        keys.add(normalize_name(name))
-    return ids, keys
 
 
 def _count_problem(count, rules):
@@ -439,107 +354,3 @@ def accepted_cards_matter(card_inputs, round_):
         return True
     playable = (Legality.LEGAL, Legality.RESTRICTED)
     return any(card.legality("vintage") not in playable for card in _catalog_cards(card_ids, index).values())
-
-
-# The card page's answer to "can I play this in PHM?" --------------------------------------------------------
-
-PHM_LEGAL = "legal"
-PHM_BANNED = "phm_banned"
-LAND_RULE_BANNED = "land_rule_banned"
-VINTAGE_BANNED = "vintage_banned"
-NOT_VINTAGE_LEGAL = "not_vintage_legal"
-
-
-@dataclass(frozen=True)
-class PhmVerdict:
-    """What the rules say of a card in a round with no round-specific bans, lifts or variants: `kind` is the
-    decisive reason (one of the constants above), `headline` and `details` say it in words."""
-
-    kind: str
-    headline: str
-    details: tuple
-    restricted: bool = False  # restricted in Vintage, which PHM ignores (rule 3.2)
-    phm_category: str = ""  # the PHM Banned List's category, when the card is on it
-    land_rule_category: str = ""  # the Land Rule Banned List's category, when the card is on it
-    known_only_by_name: bool = False
-
-    @property
-    def playable(self):
-        """Legal in a round without a land rule."""
-        return self.kind in (PHM_LEGAL, LAND_RULE_BANNED)
-
-
-def _standing_list_category(card, entries):
-    key = normalize_name(card.name)
-    for card_id, name_key, category in entries:
-        if _matches(card.id, key, (card_id, name_key)):
-            return category
-    return ""
-
-
-def phm_verdict(card, today=None):
-    """Whether `card` (a catalog Card) may be played in PHM by the standing rules: Vintage-legal or restricted
-    (3.2), not on the PHM Banned List (3.3), and with a land rule not on the Land Rule Banned List (7.3). The
-    catalog's legality as it is now, i.e. for rounds opened from now on (2.1a). One query (the lists)."""
-    today = today or datetime.date.today()
-    lists = _banned_entries()
-    phm_category = _standing_list_category(card, lists.get(BannedList.PHM, []))
-    land_category = _standing_list_category(card, lists.get(BannedList.LAND_RULE, []))
-    vintage = card.legality("vintage")
-    restricted = vintage == Legality.RESTRICTED
-    details = []
-    if vintage == Legality.BANNED:
-        kind, headline = VINTAGE_BANNED, "Not legal in PHM: banned in Vintage"
-        details.append(
-            "A hand may contain only cards legal in Vintage (rule 3.2): restricted is fine, banned is not."
-        )
-    elif vintage not in (Legality.LEGAL, Legality.RESTRICTED):
-        kind, headline = NOT_VINTAGE_LEGAL, "Not legal in PHM: not legal in Vintage"
-        if not card.paper:
-            details.append("It is a digital-only card, never legal in Vintage (rule 3.2).")
-        else:
-            details.append("A hand may contain only cards legal in Vintage (rule 3.2).")
-        if card.paper and (card.first_printed is None or card.first_printed > today):
-            details.append(
-                "Not released yet? A round's moderator may accept it once the release notes of its set are "
-                "published before the round starts (rule 3.2a)."
-            )
-    elif phm_category:
-        kind, headline = PHM_BANNED, f"Banned in PHM: on the PHM Banned List ({phm_category})"
-        details.append("No round allows it unless the round's own rules lift the ban (rule 3.3).")
-    elif land_category:
-        kind, headline = LAND_RULE_BANNED, "Legal in PHM, but banned in rounds with a land rule"
-        details.append(
-            f"It is on the Land Rule Banned List ({land_category}): rounds that use a land rule (LR, ELR or "
-            "DLR, rule 7.3) refuse it; rounds without one allow any number of copies (rule 3.2)."
-        )
-    else:
-        kind, headline = PHM_LEGAL, "Legal in PHM"
-        details.append("A hand may contain any number of copies of it (rule 3.2).")
-    if restricted and kind in (PHM_LEGAL, LAND_RULE_BANNED, PHM_BANNED):
-        details.append(
-            "It is restricted in Vintage; PHM has no restricted list, so the restriction does not matter "
-            "here (rule 3.2)."
-        )
-    if phm_category and kind != PHM_BANNED:
-        details.append(f"It is also on the PHM Banned List ({phm_category}).")
-    if land_category and kind != LAND_RULE_BANNED:
-        details.append(
-            f"It is also on the Land Rule Banned List ({land_category}), for rounds with a land rule."
-        )
-    known_only_by_name = card.data_quality == DataQuality.NAME_ONLY
-    if known_only_by_name:
-        details.append(
-            "The catalog knows this card only by its name and the sets it was printed in (it came out "
-            "after the full card data's cut-off): its Vintage legality is that of those sets. When in "
-            "doubt, ask the round's moderator."
-        )
-    return PhmVerdict(
-        kind=kind,
-        headline=headline,
-        details=tuple(details),
-        restricted=restricted,
-        phm_category=phm_category,
-        land_rule_category=land_category,
-        known_only_by_name=known_only_by_name,
-    )

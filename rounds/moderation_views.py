@@ -16,10 +16,13 @@ from accounts.services import is_moderator
 from audit.selectors import audit_trail, name_people
 
 from . import page_extensions
+from . import permissions as round_permissions
 from .forms import ExtendDeadlineForm, LeagueForm, RoundForm
 from .models import Round, RoundState
 from .services import catalog as catalog_services
 from .services import leagues as league_services
+from .services import lifecycle as round_lifecycle
+from .services import round_rules
 from .services.errors import RoundConflict, RoundInputError
 
 
@@ -40,7 +43,7 @@ def _managed_round(request, round_id):
     round_ = Round.objects.select_related("league").filter(pk=round_id).first()
     if round_ is None:
         raise Http404("No such round.")
-    if not league_services.can_manage_league(request.user, round_.league):
+    if not round_permissions.can_manage_league(request.user, round_.league):
         if round_.state == RoundState.DRAFT:
             raise Http404("No such round.")
         raise PermissionDenied("You do not moderate this round's league.")
@@ -56,7 +59,7 @@ def _apply_errors(form, error):
 def _add_rule_problems(form, locked=()):
     """On a form with errors, also the rule problems the services would find in its valid fields."""
     values = {name: value for name, value in form.rule_values().items() if name not in locked}
-    for field, problems in league_services.round_rule_problems(values).items():
+    for field, problems in round_rules.round_rule_problems(values).items():
         if field in form.fields and field not in form.errors:
             for problem in problems:
                 form.add_error(field, problem)
@@ -65,7 +68,7 @@ def _add_rule_problems(form, locked=()):
 @moderator_required
 def dashboard(request):
     now = timezone.now()
-    leagues = league_services.leagues_managed_by(request.user)
+    leagues = round_permissions.leagues_managed_by(request.user)
     league_ids = [league.pk for league in leagues]
     rounds = (
         Round.objects.filter(league_id__in=league_ids)
@@ -111,7 +114,7 @@ def league_create(request):
 @moderator_required
 @require_http_methods(["GET", "POST"])
 def round_create(request):
-    leagues = league_services.leagues_managed_by(request.user)
+    leagues = round_permissions.leagues_managed_by(request.user)
     if not leagues:
         messages.info(request, "Create a league first: every round belongs to one.")
         return redirect("rounds:moderate-league-create")
@@ -120,7 +123,7 @@ def round_create(request):
     if request.method == "POST" and form.is_valid():
         open_now = "open" in request.POST
         try:
-            round_ = league_services.create_round(
+            round_ = round_lifecycle.create_round(
                 actor=request.user,
                 league=form.cleaned_data["league"],
                 now=timezone.now(),
@@ -149,7 +152,7 @@ def round_edit(request, round_id):
         return redirect("rounds:moderate-round", round_.pk)
     locked = ["league"]
     if imported:
-        locked = sorted(set(RoundForm.base_fields) - league_services.EDITABLE_WHEN_IMPORTED)
+        locked = sorted(set(RoundForm.base_fields) - round_lifecycle.EDITABLE_WHEN_IMPORTED)
     elif round_.state == RoundState.OPEN:
         locked += sorted(
             {
@@ -177,7 +180,7 @@ def round_edit(request, round_id):
         values = form.rule_values()
         changes = {name: value for name, value in values.items() if name not in locked}
         try:
-            league_services.update_round(
+            round_lifecycle.update_round(
                 actor=request.user, round_id=round_.pk, now=timezone.now(), changes=changes
             )
         except RoundInputError as error:
@@ -217,9 +220,9 @@ def round_manage(request, round_id):
 
 
 ROUND_ACTIONS = {
-    "open": (league_services.open_round, "Round opened: players can submit hands now."),
-    "close": (league_services.close_round_now, "Submissions ended: the deadline is now."),
-    "resync": (league_services.resync_banned_lists, "Banned lists re-synchronised from the standing lists."),
+    "open": (round_lifecycle.open_round, "Round opened: players can submit hands now."),
+    "close": (round_lifecycle.close_round_now, "Submissions ended: the deadline is now."),
+    "resync": (round_lifecycle.resync_banned_lists, "Banned lists re-synchronised from the standing lists."),
 }
 
 
@@ -234,7 +237,7 @@ def round_action(request, round_id, action):
             if not form.is_valid():
                 messages.error(request, "Choose a valid new deadline.")
                 return redirect("rounds:moderate-round", round_.pk)
-            league_services.extend_deadline(
+            round_lifecycle.extend_deadline(
                 actor=request.user, round_id=round_.pk, now=now, new_deadline=form.cleaned_data["deadline"]
             )
             messages.success(request, "Deadline extended.")

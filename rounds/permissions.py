@@ -1,6 +1,9 @@
-"""The "never self-serving" rule of every moderator power, in one place.
+"""Who may manage which league, and the "never self-serving" rule of every moderator power, in one place.
 
-A moderator's power over a league (rounds.services.leagues.can_manage_league) is never used in their own
+`can_manage_league` is the one test of a moderator's power over a league; `leagues_managed_by` lists the
+leagues a user manages.
+
+A moderator's power over a league (can_manage_league) is never used in their own
 interest: where the actor has an interest (their own match, their own bonus, a round they play in), the power
 is left to another person who can manage the league — its named moderators, or every site moderator when it
 names none, and the site's administrators. The refusal names them. Where nobody else can act, the actor may,
@@ -11,13 +14,41 @@ presses a button): results, challenges, bonus, accepted cards, hand reviews, fin
 players' posted rows.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Q, QuerySet
 
+from accounts.services import is_moderator
 from accounts.templatetags.people import display_name_of
+
+from .models import League
+
+
+def can_manage_league(user: AbstractBaseUser | AnonymousUser, league: League) -> bool:
+    """Superusers always; site moderators when the league names none, else only the league's moderators."""
+    if not is_moderator(user):
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    named = list(league.moderators.all())
+    return not named or user in named
+
+
+def leagues_managed_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[League] | Sequence[League]:
+    """The leagues `user` manages (can_manage_league): every league for a superuser, none for a
+    non-moderator."""
+    if not is_moderator(user):
+        return League.objects.none()
+    leagues = League.objects.prefetch_related("moderators")
+    if getattr(user, "is_superuser", False):
+        return leagues
+    return [league for league in leagues if can_manage_league(user, league)]
+
 
 # A league that names nobody is managed by every site moderator: the refusal names this many and adds "or any
 # other site moderator".
@@ -42,7 +73,7 @@ class OtherModerators:
         return listed
 
 
-def others_who_can_manage(league, actor) -> OtherModerators:
+def others_who_can_manage(league: League, actor: AbstractBaseUser | AnonymousUser | None) -> OtherModerators:
     """Everyone besides `actor` who can manage `league` (can_manage_league): its named moderators who are
     still moderators, or every site moderator when it names none, and the superusers; active accounts only.
     Two queries."""
@@ -50,12 +81,11 @@ def others_who_can_manage(league, actor) -> OtherModerators:
     named_ids = list(league.moderators.values_list("pk", flat=True))
     in_group = Q(groups__name=settings.MODERATORS_GROUP)
     can_manage = Q(is_superuser=True) | (in_group & Q(pk__in=named_ids) if named_ids else in_group)
-    people = list(
-        User.objects.filter(can_manage, is_active=True)
-        .exclude(pk=getattr(actor, "pk", None))
-        .select_related("profile")
-        .distinct()
-    )
+    candidates = User.objects.filter(can_manage, is_active=True)
+    actor_pk = getattr(actor, "pk", None)  # None: an anonymous or missing actor, nobody to leave out
+    if actor_pk is not None:
+        candidates = candidates.exclude(pk=actor_pk)
+    people = list(candidates.select_related("profile").distinct())
     names = sorted({display_name_of(user) for user in people}, key=str.casefold)
     if named_ids:
         return OtherModerators(tuple(names))
@@ -63,7 +93,13 @@ def others_who_can_manage(league, actor) -> OtherModerators:
     return OtherModerators(shown, every_site_moderator=True, more=len(names) > len(shown))
 
 
-def own_interest_refusal(actor, league, *, what, why="it concerns your own hand") -> str:
+def own_interest_refusal(
+    actor: AbstractBaseUser | AnonymousUser | None,
+    league: League,
+    *,
+    what: str,
+    why: str = "it concerns your own hand",
+) -> str:
     """The sentence refusing `actor` to "{what}" in their own interest while someone else can, naming who;
     "" when nobody else can manage the league (then the actor may, and it is shown)."""
     others = others_who_can_manage(league, actor)
@@ -72,14 +108,21 @@ def own_interest_refusal(actor, league, *, what, why="it concerns your own hand"
     return f"You cannot {what}: {why}. Ask another moderator of this league ({others})."
 
 
-def guard_own_interest(actor, league, *, what, error, why="it concerns your own hand") -> None:
+def guard_own_interest(
+    actor: AbstractBaseUser | AnonymousUser | None,
+    league: League,
+    *,
+    what: str,
+    error: type[Exception],
+    why: str = "it concerns your own hand",
+) -> None:
     """Raise `error` (the caller's 403 exception) with own_interest_refusal's sentence, if it has one."""
     refusal = own_interest_refusal(actor, league, what=what, why=why)
     if refusal:
         raise error(refusal)
 
 
-def own_hand_refusal(actor, league) -> str:
+def own_hand_refusal(actor: AbstractBaseUser | AnonymousUser | None, league: League) -> str:
     """Why `actor` may not review their own hand: never, even as the league's only moderator (a review changes
     the hand: its flag, notice, name, status or cards). Names who can."""
     others = others_who_can_manage(league, actor)

@@ -15,10 +15,14 @@ from phm.api_fields import Choice, Flag, StrictModelSerializer, Text, Whole
 from phm.pagination import page_of, page_parameters, with_page_headers
 from phm.schema import may_conflict, refine
 
+from . import permissions as round_permissions
 from .models import MAX_HAND_SIZE, AcceptedCard, HandSizeMode, LandRule, League, Round, RoundState
 from .selectors import is_following
 from .services import catalog as catalog_services
+from .services import effective_banned
+from .services import following as league_following
 from .services import leagues as league_services
+from .services import lifecycle as round_lifecycle
 
 
 class IsModerator(BasePermission):
@@ -84,7 +88,7 @@ class RoundSerializer(StrictModelSerializer):
             "league_name",
             "number",
             "code",
-            *league_services.AUDITED_ROUND_FIELDS,  # the round's rules, deadline and state
+            *round_lifecycle.AUDITED_ROUND_FIELDS,  # the round's rules, deadline and state
             "banned",
             "entries",
             "catalog_as_of",
@@ -99,7 +103,7 @@ class RoundSerializer(StrictModelSerializer):
         return round_.sanctioned_format or None
 
     def get_banned(self, round_) -> list[str]:
-        entries = league_services.effective_banned_entries(round_, self.context.get("standing"))
+        entries = effective_banned.effective_banned_entries(round_, self.context.get("standing"))
         return [entry["name"] for entry in entries if not entry.get("lifted")]
 
     def get_entries(self, round_) -> int:
@@ -157,7 +161,7 @@ def _serialize(request, rounds, many=False):
     context = {
         "request": request,
         "now": timezone.now(),
-        "standing": league_services.standing_banned_entries(),
+        "standing": effective_banned.standing_banned_entries(),
     }
     return RoundSerializer(rounds, many=many, context=context).data
 
@@ -171,7 +175,7 @@ def _visible_rounds(user, *, counted=True):
         rounds = rounds.order_by("-deadline", "pk")
     if not is_moderator(user):
         return rounds.exclude(state=RoundState.DRAFT)
-    visible_drafts = [league.pk for league in league_services.leagues_managed_by(user)]
+    visible_drafts = [league.pk for league in round_permissions.leagues_managed_by(user)]
     return rounds.exclude(state=RoundState.DRAFT, league__in=League.objects.exclude(pk__in=visible_drafts))
 
 
@@ -183,7 +187,7 @@ def _round_for(request, round_id):
 
 
 def _require_manager(request, league):
-    if not league_services.can_manage_league(request.user, league):
+    if not round_permissions.can_manage_league(request.user, league):
         raise PermissionDenied("You do not moderate this league.")
 
 
@@ -213,7 +217,7 @@ class RoundListCreateView(APIView):
         incoming.is_valid(raise_exception=True)
         league = incoming.validated_data["league"]
         _require_manager(request, league)
-        round_ = league_services.create_round(
+        round_ = round_lifecycle.create_round(
             actor=request.user, league=league, now=timezone.now(), open_now=True, **incoming.rule_values()
         )
         return Response(_serialize(request, _round_for(request, round_.pk)), status=status.HTTP_201_CREATED)
@@ -233,7 +237,7 @@ class RoundDetailView(APIView):
         incoming.is_valid(raise_exception=True)
         if "league" in incoming.validated_data and incoming.validated_data["league"] != round_.league:
             raise Conflict("A round cannot move to another league.")
-        league_services.update_round(
+        round_lifecycle.update_round(
             actor=request.user, round_id=round_.pk, now=timezone.now(), changes=incoming.rule_values()
         )
         return Response(_serialize(request, _round_for(request, round_id)))
@@ -245,7 +249,7 @@ class RoundCloseView(APIView):
     def post(self, request, round_id):
         round_ = _round_for(request, round_id)
         _require_manager(request, round_.league)
-        league_services.close_round_now(actor=request.user, round_id=round_.pk, now=timezone.now())
+        round_lifecycle.close_round_now(actor=request.user, round_id=round_.pk, now=timezone.now())
         return Response(_serialize(request, _round_for(request, round_id)))
 
 
@@ -323,11 +327,11 @@ class LeagueFollowView(APIView):
 
     @extend_schema(request=None, responses=FollowSerializer)
     def post(self, request, league_id):
-        return self._change(league_services.follow_league, league_id)
+        return self._change(league_following.follow_league, league_id)
 
     @extend_schema(request=None, responses={200: FollowSerializer})
     def delete(self, request, league_id):
-        return self._change(league_services.unfollow_league, league_id)
+        return self._change(league_following.unfollow_league, league_id)
 
     def _change(self, operation, league_id):
         try:

@@ -11,9 +11,10 @@ from . import page_extensions, selectors
 from .bbcode import announcement, variant_entries, variant_lines, variants_are_reordered
 from .markdown import render_markdown
 from .models import LandRule, RoundState
+from .permissions import can_manage_league
 from .rules_text import phm_rules
 from .services.catalog import latest_catalog_version
-from .services.leagues import can_manage_league, effective_banned_entries
+from .services.effective_banned import effective_banned_entries
 
 
 def round_list(request):

@@ -3,14 +3,16 @@
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 
-from . import page_extensions, selectors, services
+from . import page_extensions, selectors
+from .card_verdicts import phm_verdict
 from .cardquery import QuerySyntaxError, caret_display, is_filter_query, search_cards_by_query
 from .catalog.history import card_legality_history
 from .catalog.lookup import look_up_name
 from .catalog.resolve import resolve_name
 from .catalog.sources import CORE_FORMATS
-from .legality import format_label, phm_verdict
+from .formats import format_label
 from .models import Card, Printing
+from .services import catalog as services
 
 MAX_QUERY_LENGTH = 200
 QUERY_PAGE_SIZE = 50

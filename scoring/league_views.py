@@ -9,9 +9,10 @@ from django.views.decorators.http import require_POST
 from phm.downloads import BBCODE, CSV, download
 from rounds.models import League
 from rounds.moderation_views import moderator_required
+from rounds.permissions import can_manage_league
 from rounds.selectors import is_following
 from rounds.services.errors import RoundInputError
-from rounds.services.leagues import can_manage_league, update_league
+from rounds.services.leagues import update_league
 
 from . import charts, services
 from .league_overview import league_summaries

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.templatetags.people import display_name_of
 from audit.selectors import audit_trail, name_people
 from rounds.moderation_views import moderator_required
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 from submissions.selectors import is_playing, is_revealed
 
 from . import match_workbench, matrix_html, selectors, services

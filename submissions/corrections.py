@@ -14,7 +14,7 @@ from django.utils import timezone
 from audit.services import log_action
 from rounds.locks import lock_round_shared
 from rounds.models import RoundState
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 
 from . import signals
 from .errors import HandConflict, HandInputError, HandNotFound, ReviewNotAllowed

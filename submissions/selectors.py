@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from accounts.names import display_name
 from rounds.models import League, Round, RoundState
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 
 from .models import Hand, HandReview, HandsPreview, HandVersion
 

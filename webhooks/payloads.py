@@ -16,7 +16,7 @@ from django.utils import timezone
 from phm.links import site_url
 from rounds.bbcode import LAND_RULE_LINES, deadline_utc_text, variant_lines
 from rounds.models import LandRule
-from rounds.services.leagues import effective_banned_entries
+from rounds.services.effective_banned import effective_banned_entries
 from scoring.selectors import results_table
 from submissions.models import HandStatus
 from submissions.selectors import hands_of_round, player_display_name

@@ -33,7 +33,7 @@ from outbox.services import MAX_RETRY_DELAY, retry_delay
 from phm.errors import Conflict, Forbidden, NotFound
 from phm.tasks import publish
 from rounds.models import League, Round
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 
 from . import payloads, transport
 from .models import Webhook, WebhookDelivery

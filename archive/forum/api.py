@@ -14,7 +14,7 @@ from accounts.services import is_moderator
 from phm.api_fields import Flag, Text, Whole
 from phm.schema import may_conflict
 from rounds.models import League, Round
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 from scoring.services.errors import ScoringConflict, ScoringInputError
 
 from .corrections import apply_correction_post, preview_correction

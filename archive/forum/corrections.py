@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from rounds.catalog.resolve import get_index, known_card
 from rounds.models import Round
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 from scoring.services.errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 from submissions.corrections import NOT_IMPORTED_MESSAGE, CorrectedEntry, apply_correction
 from submissions.errors import HandConflict, HandInputError, HandNotFound, ReviewNotAllowed

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from rounds.models import LandRule, League, Round
 from rounds.moderation_views import moderator_required
-from rounds.services.leagues import can_manage_league, leagues_managed_by
+from rounds.permissions import can_manage_league, leagues_managed_by
 from scoring.services.errors import ScoringConflict, ScoringInputError
 
 from .corrections import apply_correction_post, preview_correction

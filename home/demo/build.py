@@ -26,6 +26,7 @@ from outbox import inbox
 from phm.tasks import publishing_held
 from rounds.models import League
 from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_lifecycle
 from rounds.services.errors import RoundConflict, RoundInputError
 from scoring import services as scoring_services
 from scoring.forum_rows import RowFormatError, parse_row, parse_table
@@ -206,7 +207,7 @@ class _RoundBuilder:
     def open(self):
         self.round = self.run(
             self.opened,
-            round_services.create_round,
+            round_lifecycle.create_round,
             actor=self.moderator,
             league=self.league,
             open_now=True,

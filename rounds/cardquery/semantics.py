@@ -98,7 +98,8 @@ def _text_op(term):
 def _colors(term):
     """A colour value → ("set", frozenset) or ("count", n) or ("multi", None)."""
     text = term.value.strip().lower()
-    if text.isdigit():
+    # ASCII digits only: str.isdigit also holds for "²" or Arabic-Indic digits, and int() refuses "²".
+    if text.isdecimal() and text.isascii():
         return "count", int(text)
     if text in COLORLESS_NAMES:
         return "set", frozenset()
@@ -154,7 +155,7 @@ def _date(term):
         (r"(\d{4})-(\d{1,2})", lambda m: datetime.date(int(m[1]), int(m[2]), 1)),
         (r"(\d{4})-(\d{1,2})-(\d{1,2})", lambda m: datetime.date(int(m[1]), int(m[2]), int(m[3]))),
     ):
-        match = re.fullmatch(pattern, text)
+        match = re.fullmatch(pattern, text, re.ASCII)
         if match:
             try:
                 return build(match)
@@ -178,7 +179,7 @@ def prepare(term, catalog):
     if key in ("color", "identity"):
         return color_test(term, key)
     if key == "year":
-        if not re.fullmatch(r"\d{4}", value):
+        if not re.fullmatch(r"\d{4}", value, re.ASCII):
             raise _error(term, f"“{term.value}” is not a year: write e.g. year<1995.")
         return Test("year", int(value), _comparison(term, "="))
     if key == "date":

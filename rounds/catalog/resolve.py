@@ -100,7 +100,7 @@ class CatalogIndex:
         self.as_of = as_of
         # Card rows (id → Card) that rounds.legality fetched for this revision of the catalog.
         self.legality_rows = {}
-        # A round's banned snapshot resolved against this revision (rounds.legality._banned_entries).
+        # A round's banned snapshot resolved against this revision (rounds.banned_matching.banned_entries).
         self.banned_by_snapshot = {}
         # What card filters need of every card (rounds.cardquery.records), built on the first filter.
         self.query_catalog = None

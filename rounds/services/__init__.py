@@ -1,34 +1,5 @@
-"""Business operations of the rounds app: `catalog` (cards, banned lists, accepted cards) and `leagues`
-(leagues and rounds). The catalog operations are re-exported here for callers written as `services.X`."""
-
-from .catalog import (
-    AcceptCardError,
-    AcceptCardForbidden,
-    BannedListError,
-    accept_card_problem,
-    accept_unknown_card,
-    accepted_card_names,
-    add_banned_card,
-    banned_lists,
-    catalog_as_of,
-    change_banned_card,
-    latest_catalog_version,
-    remove_banned_card,
-    withdraw_accepted_card,
-)
-
-__all__ = [
-    "AcceptCardError",
-    "AcceptCardForbidden",
-    "BannedListError",
-    "accept_card_problem",
-    "accept_unknown_card",
-    "accepted_card_names",
-    "add_banned_card",
-    "banned_lists",
-    "catalog_as_of",
-    "change_banned_card",
-    "latest_catalog_version",
-    "remove_banned_card",
-    "withdraw_accepted_card",
-]
+"""Business operations of the rounds app, one job a module; import the module that defines a name:
+`catalog` (cards, banned lists, accepted cards), `leagues` (leagues), `lifecycle` (a round's life: create,
+edit, open, extend, close), `round_rules` (checking a round's rules), `effective_banned` (a round's banned
+list and its snapshot), `following` (following a league) and `errors`. Who may manage a league:
+rounds.permissions."""

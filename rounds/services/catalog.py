@@ -10,6 +10,7 @@ from ..catalog.names import normalize_name
 from ..catalog.resolve import get_index, resolve_name
 from ..locks import lock_round
 from ..models import AcceptedCard, BannedCard, BannedList, BannedListChange, Card, CatalogVersion, Legality
+from ..permissions import can_manage_league, guard_own_interest
 
 
 class BannedListError(InputError):
@@ -162,9 +163,6 @@ def _check_card_power(round_, by):
     """Accepting or withdrawing a card is a moderator's power over one league's round, and never in their own
     interest: a moderator who plays in the round leaves it to another moderator of the league if there is one
     (where they are the only one, the round page shows who accepted what)."""
-    from ..permissions import guard_own_interest
-    from .leagues import can_manage_league
-
     if not can_manage_league(by, round_.league):
         raise AcceptCardForbidden("Only a moderator of this league can accept cards for its rounds.")
     if round_.hands.filter(player=by).exists():

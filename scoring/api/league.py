@@ -12,7 +12,7 @@ from phm.pagination import page_of, page_parameters, with_page_headers
 from phm.schema import may_conflict
 from rounds.models import League
 from rounds.round_api import RoundInputSerializer, RoundSerializer
-from rounds.services.leagues import standing_banned_entries
+from rounds.services.effective_banned import standing_banned_entries
 
 from .. import services
 from ..serializers import StandingSerializer

@@ -7,8 +7,9 @@ from django.utils import timezone
 
 from audit.services import log_action
 from rounds.models import League
+from rounds.permissions import can_manage_league
 from rounds.services.errors import RoundConflict, RoundInputError
-from rounds.services.leagues import can_manage_league, create_round, open_round
+from rounds.services.lifecycle import create_round, open_round
 
 from .. import signals
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound

@@ -17,8 +17,7 @@ from accounts.templatetags.people import display_name_of
 from audit.services import log_action
 from rounds.locks import lock_round_shared
 from rounds.models import Round, RoundState
-from rounds.permissions import own_interest_refusal
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league, own_interest_refusal
 from submissions import selectors as hand_selectors
 from submissions.models import Hand, HandStatus
 

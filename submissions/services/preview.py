@@ -10,7 +10,7 @@ from django.utils import timezone
 from audit.services import log_action
 from rounds.locks import lock_round
 from rounds.models import RoundState
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 from submissions.errors import HandConflict, HandNotFound, ReviewNotAllowed
 from submissions.models import Hand, HandsPreview
 

@@ -16,7 +16,7 @@ from archive.transfer import TransferConflict, TransferFormatError, export_leagu
 from audit.models import AuditEntry
 from rounds.catalog import resolve
 from rounds.models import AcceptedCard, LandRule, League, Round
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring import services
 from scoring.models import BonusAward, Challenge, HandTally, Match, MatchReport, RoundTally
 from submissions import commitments

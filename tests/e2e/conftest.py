@@ -38,10 +38,11 @@ def vintage_round(moderator):
     from django.utils import timezone
 
     from rounds.services import leagues as round_services
+    from rounds.services import lifecycle as round_lifecycle
 
     now = timezone.now()
     league = round_services.create_league(actor=moderator, name="League 45", moderators=[moderator])
-    return round_services.create_round(
+    return round_lifecycle.create_round(
         actor=moderator,
         league=league,
         now=now,

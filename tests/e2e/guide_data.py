@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from accounts.services import make_moderator, register_player
 from rounds.models import Round
-from rounds.services import leagues as round_services
+from rounds.services import leagues as league_services
+from rounds.services import lifecycle as round_services
 from scoring import services as scoring
 from submissions.services.reveal import reveal_round
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
@@ -188,7 +189,7 @@ def build_guide_league():
         )
         for username, forum_name in PLAYERS.items()
     }
-    league = round_services.create_league(actor=moderator, name="League 45", moderators=[moderator])
+    league = league_services.create_league(actor=moderator, name="League 45", moderators=[moderator])
 
     final_round = _played_round(
         moderator,
@@ -263,5 +264,5 @@ def build_guide_league():
             decisions={"colour": ["red", "blue", "green"][hour - 1]},
             now=now - timedelta(days=2) + timedelta(hours=hour),
         )
-    archive_league = round_services.create_league(actor=moderator, name="League 44", moderators=[moderator])
+    archive_league = league_services.create_league(actor=moderator, name="League 44", moderators=[moderator])
     return GuideLeague(moderator, players, league, final_round, reported_round, open_round, archive_league)

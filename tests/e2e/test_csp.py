@@ -12,7 +12,7 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import expect
 
 from rounds.models import Card
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring import services as scoring_services
 from submissions.services import submit as submission_services
 from tests.e2e.test_moderator_opens_round import log_in

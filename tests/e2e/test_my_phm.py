@@ -10,7 +10,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from outbox.models import Message
-from rounds.services import leagues as round_services
+from rounds.services import leagues as league_services
+from rounds.services import lifecycle as round_services
 from scoring import services as scoring_services
 from scoring.models import Match
 from submissions.models import Hand
@@ -52,7 +53,7 @@ def _past(round_, players):
 def season(moderator, player, make_user):
     """League 45 (moderated by `moderator`): a finalized round and a revealed one the player entered, an open
     round due in five hours (the player has not submitted) and one whose hands the moderator reviews."""
-    league = round_services.create_league(actor=moderator, name="League 45", moderators=[moderator])
+    league = league_services.create_league(actor=moderator, name="League 45", moderators=[moderator])
     rivals = [
         make_user(name, forum_username=forum, email=f"{name}@example.org")
         for name, forum in [("rival", "nerdyjoe"), ("mogg", "Mogg Fanatic"), ("tez", "Tezzeret")]

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from rounds.models import Round
 from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_lifecycle
 from tests.e2e.test_accounts_browser import field
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, shoot
@@ -22,7 +23,7 @@ def test_player_submits_fewer_cards_and_a_decision_and_it_verifies_after_the_rev
 ):
     now = timezone.now()
     league = round_services.create_league(actor=moderator, name="League 46", moderators=[moderator])
-    round_ = round_services.create_round(
+    round_ = round_lifecycle.create_round(
         actor=moderator,
         league=league,
         now=now,

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from tests.e2e.test_accounts_browser import field
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, PHONE, shoot

@@ -3,7 +3,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring import services as scoring_services
 from tests.scoring.conftest import (
     make_hands,

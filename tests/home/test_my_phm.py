@@ -11,6 +11,7 @@ from accounts import services as account_services
 from home import selectors
 from outbox.models import Message
 from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_lifecycle
 from scoring import services as scoring_services
 from scoring.models import Match
 from scoring.player_selectors import player_page
@@ -203,7 +204,7 @@ def test_rounds_past_their_deadline_or_drafts_are_not_open(
 ):
     round_ = open_round()
     submit_hand(player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
-    round_services.create_round(
+    round_lifecycle.create_round(
         actor=moderator,
         league=league,
         now=timezone.now(),

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts.services import register_player
 from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_lifecycle
 from tests.conftest import skip_unless
 
 from .markdown_docs import (
@@ -280,7 +281,7 @@ def test_the_api_walkthrough_works_as_written(api_client, moderator):
     assert player.check_password("correct-horse-battery-staple")
     league = round_services.create_league(actor=moderator, name="League 44", moderators=[moderator])
     now = timezone.now()
-    round_ = round_services.create_round(
+    round_ = round_lifecycle.create_round(
         actor=moderator,
         league=league,
         now=now,

@@ -24,7 +24,7 @@ from audit.models import AuditEntry
 from outbox.models import Message
 from phm.tasks import ping
 from rounds.models import Round, RoundState
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring.models import Match
 from scoring.services import build_match_table
 from submissions.models import Hand

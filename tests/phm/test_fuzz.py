@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.services import register_player
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring import services as scoring_services
 from scoring.models import Challenge
 from submissions.models import Hand

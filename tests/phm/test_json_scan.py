@@ -272,7 +272,7 @@ def test_the_old_quadratic_body_is_a_quick_400_at_the_token_endpoint(client):
 
 @pytest.mark.django_db
 def test_a_closed_string_of_escaped_quotes_reaches_the_view(client, league, player):
-    from rounds.services import leagues as round_services
+    from rounds.services import lifecycle as round_services
 
     now = timezone.now()
     round_ = round_services.create_round(

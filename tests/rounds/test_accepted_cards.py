@@ -10,11 +10,12 @@ from rest_framework.test import APIClient
 
 from accounts.services import make_moderator, register_player
 from audit.models import AuditEntry
-from rounds import services
 from rounds.catalog.loader import import_cards
 from rounds.legality import HandRules, check_hand, rules_for_round
 from rounds.models import AcceptedCard, Card
-from rounds.services.leagues import create_league, create_round
+from rounds.services import catalog as services
+from rounds.services.leagues import create_league
+from rounds.services.lifecycle import create_round
 from submissions.errors import IllegalHand
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.submissions.conftest import KJELD

@@ -1,7 +1,7 @@
 import pytest
 
-from rounds import services
 from rounds.models import AcceptedCard, BannedCard, BannedList, BannedListChange, League, Round
+from rounds.services import catalog as services
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rounds.cardquery import QuerySyntaxError, compile_filter, filter_catalog, search_cards_by_query
@@ -194,6 +194,10 @@ terms = st.builds(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(terms, min_size=1, max_size=3), st.sampled_from([" ", " or ", " -"]))
+@example(["c:²"], " ")
+@example(["c=²"], " ")
+@example(["id<=¹"], " ")
+@example(["year=١٩٩٥"], " ")
 def test_compiling_any_filter_gives_a_filter_or_a_syntax_error(catalog, parts, joiner):
     query = joiner.join(parts)
     try:
@@ -203,3 +207,10 @@ def test_compiling_any_filter_gives_a_filter_or_a_syntax_error(catalog, parts, j
         return
     card_filter.predicate(catalog.records[0])
     card_filter.q()  # builds without error
+
+
+@pytest.mark.parametrize("query", ["c:²", "c>=²", "id=³", "c:1²", "year=١٩٩٥", "date<١٩٩٥-01"])
+def test_non_ascii_digits_are_a_syntax_error_of_the_query(catalog, query):
+    with pytest.raises(QuerySyntaxError) as raised:
+        compile_filter(query, catalog)
+    assert 0 <= raised.value.position <= len(query)

@@ -11,7 +11,7 @@ from rounds.bbcode import announcement
 from rounds.card_rules import clean_card_rules, rules_from_text, rules_to_text
 from rounds.legality import HandRules, check_hand, rules_for_round
 from rounds.models import Round
-from rounds.services import leagues as services
+from rounds.services import lifecycle as services
 from rounds.services.errors import RoundConflict, RoundInputError
 from rounds.summary import rules_summary_lines
 

@@ -8,7 +8,7 @@ import time_machine
 
 from accounts.models import Profile
 from accounts.timezones import zone_description, zone_or_utc
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 
 pytestmark = pytest.mark.django_db
 

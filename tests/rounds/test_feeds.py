@@ -12,7 +12,7 @@ from icalendar import Calendar
 
 from audit.services import log_action
 from rounds.models import Round, RoundState
-from rounds.services import leagues as services
+from rounds.services import lifecycle as services
 from submissions.models import Hand
 from tests.factories import LeagueFactory, RoundFactory
 

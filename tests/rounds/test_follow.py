@@ -5,7 +5,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from rounds.services import leagues as services
+from rounds.services import following as services
 
 pytestmark = pytest.mark.django_db
 

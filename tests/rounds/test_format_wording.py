@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from rounds.bbcode import announcement
 from rounds.legality import HandRules, check_hand
-from rounds.services.leagues import create_round
+from rounds.services.lifecycle import create_round
 from rounds.summary import rules_summary_lines
 
 pytestmark = pytest.mark.django_db

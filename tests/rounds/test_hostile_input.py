@@ -7,7 +7,8 @@ import pytest
 from django.utils import timezone
 
 from rounds.models import League, Round
-from rounds.services import leagues as services
+from rounds.services import leagues as league_services
+from rounds.services import lifecycle as services
 from rounds.services.errors import RoundInputError
 
 pytestmark = pytest.mark.django_db
@@ -144,7 +145,7 @@ def test_extending_a_deadline_beyond_a_year_is_refused(client, moderator, league
 
 
 def test_league_names_and_round_titles_lose_invisible_characters(as_moderator, league, moderator):
-    created = services.create_league(actor=moderator, name="League\u200b \u202e46\u202c")
+    created = league_services.create_league(actor=moderator, name="League\u200b \u202e46\u202c")
     assert created.name == "League 46" and created.number == 46
     response = as_moderator.post(
         "/api/rounds/", round_body(league, title="\u2066Evil\u2069 \u200dtitle\ufeff"), format="json"

@@ -10,7 +10,7 @@ from django.utils import timezone
 from audit.models import AuditEntry
 from rounds.models import Round, RoundState
 from rounds.services.errors import RoundConflict
-from rounds.services.leagues import update_round
+from rounds.services.lifecycle import update_round
 from tests.factories import RoundFactory
 
 pytestmark = pytest.mark.django_db
@@ -136,7 +136,7 @@ def test_edit_page_of_an_imported_round(client, moderator, imported, played_here
 
 
 def test_land_rule_set_right_brings_the_land_rule_list(imported, moderator):
-    from rounds.services.leagues import effective_banned_entries, standing_banned_entries
+    from rounds.services.effective_banned import effective_banned_entries, standing_banned_entries
 
     standing = standing_banned_entries()
     assert standing.get("land-rule"), "the initial data has a Land Rule Banned List"

@@ -12,7 +12,7 @@ from django.utils import timezone
 from rounds.catalog.loader import import_cards
 from rounds.legality import HandRules, check_hand, rules_for_round
 from rounds.models import Card, CardLegalityChange
-from rounds.services.leagues import create_round
+from rounds.services.lifecycle import create_round
 from tests.rounds.conftest import FIXTURES
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_index")]
@@ -161,7 +161,7 @@ def test_an_opened_round_costs_no_query_more_unless_the_catalog_changed_since(
 def test_a_resync_takes_todays_catalog_with_todays_lists(tmp_path, league, moderator):
     """Re-syncing is the moderator's choice to judge the round by today's lists and today's catalog together: the
     "catalog as of" it shows is then the catalog hands are judged by."""
-    from rounds.services.leagues import resync_banned_lists
+    from rounds.services.lifecycle import resync_banned_lists
 
     during = new_round(league, moderator)
     import_with(tmp_path, "Black Lotus", vintage="banned")

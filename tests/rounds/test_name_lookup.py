@@ -65,10 +65,11 @@ def test_the_hand_form_boxes_get_the_same_answer(client, catalog_index, player, 
     from django.utils import timezone
 
     from rounds.services import leagues as round_services
+    from rounds.services import lifecycle as round_lifecycle
 
     now = timezone.now()
     league = round_services.create_league(actor=moderator, name="League 45", moderators=[moderator])
-    round_ = round_services.create_round(
+    round_ = round_lifecycle.create_round(
         actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=5,
         deadline=now + timedelta(days=2),
     )  # fmt: skip

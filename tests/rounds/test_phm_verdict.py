@@ -1,11 +1,11 @@
-"""The card page's answer to "can I play this in PHM?" (rounds.legality.phm_verdict), with real catalog cards
+"""The card page's answer to "can I play this in PHM?" (rounds.card_verdicts.phm_verdict), with real catalog cards
 and the banned lists as the rules text seeds them."""
 
 import datetime
 
 import pytest
 
-from rounds.legality import (
+from rounds.card_verdicts import (
     LAND_RULE_BANNED,
     NOT_VINTAGE_LEGAL,
     PHM_BANNED,

@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from rounds.bbcode import announcement
 from rounds.models import RoundState
-from rounds.services import leagues as services
+from rounds.services import lifecycle as services
 from submissions.models import Hand
 from tests.factories import RoundFactory
 

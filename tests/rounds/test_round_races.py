@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from audit.selectors import audit_trail
 from rounds.models import Round
-from rounds.services import leagues as services
+from rounds.services import lifecycle as services
 from rounds.services.errors import RoundConflict, RoundInputError
 from tests.conftest import skip_unless
 

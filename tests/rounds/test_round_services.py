@@ -5,8 +5,11 @@ import time_machine
 from django.utils import timezone
 
 from audit.selectors import audit_trail
+from rounds import permissions
 from rounds.models import BannedCard, BannedList, Round, RoundState
-from rounds.services import leagues as services
+from rounds.services import effective_banned
+from rounds.services import leagues as league_services
+from rounds.services import lifecycle as services
 from rounds.services.errors import RoundConflict, RoundInputError
 from tests.factories import RoundFactory
 
@@ -122,11 +125,15 @@ def test_later_edits_of_the_standing_lists_do_not_change_an_open_round(league, m
     BannedCard.objects.create(
         banned_list=phm, card_name="Brainstorm", normalized_name="brainstorm", category="disruption"
     )
-    names = [entry["name"] for entry in services.effective_banned_entries(Round.objects.get(pk=round_.pk))]
+    names = [
+        entry["name"] for entry in effective_banned.effective_banned_entries(Round.objects.get(pk=round_.pk))
+    ]
     assert "Force of Will" in names and "Brainstorm" not in names
 
     services.resync_banned_lists(actor=moderator, round_id=round_.pk, now=NOON + timedelta(hours=1))
-    names = [entry["name"] for entry in services.effective_banned_entries(Round.objects.get(pk=round_.pk))]
+    names = [
+        entry["name"] for entry in effective_banned.effective_banned_entries(Round.objects.get(pk=round_.pk))
+    ]
     assert "Brainstorm" in names and "Force of Will" not in names
     assert audit_trail(round_).filter(action="round.banned_resynced").count() == 1
 
@@ -135,7 +142,7 @@ def test_a_draft_follows_the_standing_lists(league, moderator):
     draft = new_round(league, moderator, open_now=False)
     assert draft.banned_snapshot == []
     BannedCard.objects.filter(card_name="Force of Will").delete()
-    names = [entry["name"] for entry in services.effective_banned_entries(draft)]
+    names = [entry["name"] for entry in effective_banned.effective_banned_entries(draft)]
     assert "Force of Will" not in names and "Show and Tell" in names
 
 
@@ -233,20 +240,20 @@ def test_every_change_is_in_the_trail_newest_first(league, moderator):
 
 
 def test_league_number_comes_from_its_name(moderator):
-    assert services.create_league(actor=moderator, name="League 46").number == 46
-    assert services.create_league(actor=moderator, name="Summer Cup").number is None
+    assert league_services.create_league(actor=moderator, name="League 46").number == 46
+    assert league_services.create_league(actor=moderator, name="Summer Cup").number is None
     with pytest.raises(RoundInputError, match="already a league"):
-        services.create_league(actor=moderator, name="league 46")
+        league_services.create_league(actor=moderator, name="league 46")
 
 
 def test_who_manages_a_league(league, moderator, other_moderator, player, user_model):
-    open_league = services.create_league(actor=moderator, name="League 50")
+    open_league = league_services.create_league(actor=moderator, name="League 50")
     admin = user_model.objects.create_superuser("root", "r@example.com", "pw-root-123456")
-    assert services.can_manage_league(moderator, league)
-    assert not services.can_manage_league(other_moderator, league)  # the league names its moderators
-    assert services.can_manage_league(other_moderator, open_league)  # nobody named: every site moderator
-    assert services.can_manage_league(admin, league)
-    assert not services.can_manage_league(player, open_league)
+    assert permissions.can_manage_league(moderator, league)
+    assert not permissions.can_manage_league(other_moderator, league)  # the league names its moderators
+    assert permissions.can_manage_league(other_moderator, open_league)  # nobody named: every site moderator
+    assert permissions.can_manage_league(admin, league)
+    assert not permissions.can_manage_league(player, open_league)
 
 
 def test_now_is_the_clock_by_default(league, moderator):

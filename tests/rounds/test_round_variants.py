@@ -10,7 +10,7 @@ from django.utils import timezone
 from rounds.bbcode import announcement
 from rounds.legality import HandRules, check_hand, rules_for_round
 from rounds.models import HandSizeMode, LandRule, Round
-from rounds.services import leagues as services
+from rounds.services import lifecycle as services
 from rounds.services.errors import RoundInputError
 from rounds.summary import rules_summary_lines
 

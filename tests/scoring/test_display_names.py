@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.services import make_moderator, register_player
 from outbox.models import Message, Notification
 from rounds.services import catalog as catalog_services
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring import services
 from scoring.models import Challenge
 from submissions.services.review import review_hand

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from outbox import unread
 from outbox.models import Notification
 from phm.pagination import Page, page_of, with_page_headers
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 
 from .conftest import make_hands
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from rounds.catalog import resolve
 from rounds.models import Card, RoundState
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring import selectors, services
 from scoring.metagame import card_metagame
 from scoring.player_selectors import player_page

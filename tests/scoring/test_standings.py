@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from audit.models import AuditEntry
-from rounds.services.leagues import open_round
+from rounds.services.lifecycle import open_round
 from scoring import services
 from scoring.standings import league_standings
 from submissions.errors import HandConflict

@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from rounds.catalog import resolve
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 
 KJELD = ["Leyline of Singularity", "Karakas", "Kjeldoran Warrior", "Mishra's Workshop", "Wheel of Torture"]
 SCEPTER = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop", "Sphere of Resistance"]

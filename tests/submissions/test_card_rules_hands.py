@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from submissions import commitments
 from submissions.errors import HandInputError
 from submissions.models import Hand, HandVersion

@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Profile
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from submissions.models import Hand
 from submissions.services.preview import declare_not_playing
 from submissions.services.review import review_hand

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.services import profile_for
 from outbox.models import Message, Notification
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from submissions import notifications
 from submissions.models import DeadlineReminder
 from submissions.services.preview import declare_not_playing

@@ -14,7 +14,8 @@ from icalendar import Calendar
 
 from accounts import services as account_services
 from rounds.models import Round, RoundState
-from rounds.services import leagues as round_services
+from rounds.services import following as round_services
+from rounds.services import lifecycle as round_lifecycle
 from submissions.models import Hand
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.factories import LeagueFactory, RoundFactory
@@ -219,11 +220,11 @@ def test_after_the_deadline_the_feed_counts_the_hands_but_names_none(alice, leag
 
 def test_a_round_draft_then_opened_appears_once_open(client, league, moderator, alice):
     now = timezone.now()
-    draft = round_services.create_round(
+    draft = round_lifecycle.create_round(
         actor=moderator, league=league, now=now, title="Later", deadline=now + timedelta(days=3)
     )
     league.followers.add(alice)
     assert uid(draft) not in events(client, calendar_url(alice))
-    round_services.open_round(actor=moderator, round_id=draft.pk, now=now)
+    round_lifecycle.open_round(actor=moderator, round_id=draft.pk, now=now)
     assert Round.objects.get(pk=draft.pk).state == RoundState.OPEN
     assert uid(draft) in events(client, calendar_url(alice))

@@ -9,7 +9,7 @@ from django.db import connection
 from django.utils import timezone
 
 from rounds.models import Round, RoundState
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from submissions.errors import HandConflict
 from submissions.models import Hand, HandVersion
 from submissions.services.preview import declare_not_playing

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from rounds.models import Round, RoundState
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from submissions import tasks
 from submissions.bbcode import hands_posted
 from submissions.models import Hand

@@ -111,7 +111,7 @@ def test_a_round_is_judged_by_its_banned_snapshot_not_the_standing_list(open_rou
 
 def test_the_rounds_extra_bans_apply(league, moderator, alice):
     now = timezone.now()
-    from rounds.services.leagues import create_round
+    from rounds.services.lifecycle import create_round
 
     round_ = create_round(
         actor=moderator, league=league, now=now, open_now=True, title="No Karakas", hand_size=5,
@@ -133,7 +133,7 @@ def test_a_submission_after_the_deadline_is_refused(open_round, alice):
 
 
 def test_a_draft_or_unknown_round_is_not_found(league, moderator, alice):
-    from rounds.services.leagues import create_round
+    from rounds.services.lifecycle import create_round
 
     now = timezone.now()
     draft = create_round(
@@ -192,7 +192,7 @@ def test_attestations_follow_the_variants(open_round):
 
 
 def test_a_card_the_moderator_accepted_for_the_round_can_be_submitted(open_round, alice, moderator):
-    from rounds.services import accept_unknown_card
+    from rounds.services.catalog import accept_unknown_card
 
     accept_unknown_card(open_round, name="Brand New Card of 2026", by=moderator, reason="Spoiled last week")
     result = submit(alice, open_round, cards=[*KJELD[:4], "Brand New Card of 2026"])

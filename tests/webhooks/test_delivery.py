@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rounds.models import Round
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring import services as scoring_services
 from submissions.services import submit as hand_services
 from tests.submissions.conftest import KJELD, SCEPTER

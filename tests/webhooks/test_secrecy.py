@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from rounds.models import Round
-from rounds.services import leagues as round_services
+from rounds.services import lifecycle as round_services
 from scoring import services as scoring_services
 from scoring import tasks as scoring_tasks
 from submissions import tasks as hand_tasks

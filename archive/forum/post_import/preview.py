@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from rounds.catalog.resolve import get_index, known_card
 from rounds.models import League, Round
-from rounds.services.leagues import can_manage_league
+from rounds.permissions import can_manage_league
 
 from ..post import PostRound, parse_post
 from ..post.problems import MAX_ENTRIES

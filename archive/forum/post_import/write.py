@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.services import register_player
 from audit.services import log_action
 from rounds.models import League, Round, RoundState
-from rounds.services.leagues import next_round_number
+from rounds.services.lifecycle import next_round_number
 from scoring.models import Match
 from scoring.services.errors import ScoringConflict
 from scoring.services.finalization import finalize_as_recorded
