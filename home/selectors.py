@@ -29,7 +29,7 @@ from rounds.catalog.resolve import get_index, resolve_name
 from rounds.models import AcceptedCard, League, Round, RoundState
 from scoring.models import Challenge, Match, MatchReport, MatchStatus, RoundTally
 from scoring.player_selectors import player_page
-from scoring.services import in_table
+from scoring.services.table import in_table
 from scoring.standings import standings_of_leagues
 from submissions.models import Hand, HandsPreview, HandVersion
 from submissions.selectors import player_display_name

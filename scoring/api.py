@@ -19,20 +19,28 @@ from rounds.models import League
 from rounds.round_api import RoundInputSerializer, RoundSerializer
 from rounds.services.leagues import standing_banned_entries
 
-from . import export_reply, matches_reply, selectors, services, table_reply
+from . import export_reply, matches_reply, selectors, table_reply
 from .outcomes import OPPONENT_POINTS, POINTS_VALUES
-from .services.results import MAX_BONUS
+from .services.access import revealed_round_table, scoring_round, visible_match
+from .services.bonus import MAX_BONUS, award_bonus, withdraw_bonus
+from .services.decisions import DECISIONS, challenge_match, resolve_challenge, set_result
+from .services.errors import SCORING_ERRORS, ScoringForbidden, ScoringInputError, ScoringNotFound
+from .services.finalization import finalize_round, reopen_round
+from .services.league import add_tiebreak_round, managed_league
+from .services.posted_rows import import_posted_rows, posted_rows_round
+from .services.reports import report_match, report_row
+from .services.table_build import table_or_progress
 from .standings import league_standings
 
 
 def _answer(error):
     """The API's answer to a service error: 404, 400 with field reasons, 403, or 409 with what stands in the
     way."""
-    if isinstance(error, services.ScoringNotFound):
+    if isinstance(error, ScoringNotFound):
         raise NotFound(str(error)) from error
-    if isinstance(error, services.ScoringInputError):
+    if isinstance(error, ScoringInputError):
         raise ApiValidationError(error.errors) from error
-    if isinstance(error, services.ScoringForbidden):
+    if isinstance(error, ScoringForbidden):
         raise PermissionDenied(str(error)) from error
     body = {"detail": str(error), "code": "conflict"}
     if error.items:
@@ -42,8 +50,8 @@ def _answer(error):
 
 def _round(round_id):
     try:
-        return services.scoring_round(round_id)
-    except services.ScoringNotFound as error:
+        return scoring_round(round_id)
+    except ScoringNotFound as error:
         raise NotFound(str(error)) from error
 
 
@@ -121,7 +129,7 @@ class ChallengeSerializer(serializers.Serializer):
 
 
 class ResolveInputSerializer(serializers.Serializer):
-    decision = Choice(choices=services.DECISIONS)
+    decision = Choice(choices=DECISIONS)
     points_a = Choice(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
     points_b = Choice(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
     note = Text(required=False, allow_blank=True, default="", max_length=2000)
@@ -257,7 +265,7 @@ class RoundMatchesView(APIView):
         round_ = _round(round_id)
         try:
             return matches_reply.respond(request, round_)
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
 
 
@@ -269,12 +277,12 @@ class MatchReportsView(APIView):
     def post(self, request, match_id):
         incoming = ReportSerializer(data=request.data)
         try:
-            services.visible_match(match_id)
+            visible_match(match_id)
             incoming.is_valid(raise_exception=True)
-            report = services.report_match(
+            report = report_match(
                 reporter=request.user, match_id=match_id, **incoming.validated_data
             )
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
@@ -288,12 +296,12 @@ class RoundRowsView(APIView):
         round_ = _round(round_id)
         incoming = RowInputSerializer(data=request.data)
         try:
-            services.revealed_round_table(round_)
+            revealed_round_table(round_)
             incoming.is_valid(raise_exception=True)
-            outcome = services.report_row(
+            outcome = report_row(
                 player=request.user, round_id=round_.pk, row=incoming.validated_data["row"]
             )
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         return Response(RowResultSerializer(outcome).data, status=status.HTTP_201_CREATED)
 
@@ -314,15 +322,15 @@ class RoundPostedRowsView(APIView):
     def post(self, request, round_id):
         incoming = PostedRowsInputSerializer(data=request.data)
         try:
-            services.posted_rows_round(actor=request.user, round_id=round_id)
+            posted_rows_round(actor=request.user, round_id=round_id)
             incoming.is_valid(raise_exception=True)
-            result = services.import_posted_rows(
+            result = import_posted_rows(
                 actor=request.user,
                 round_id=round_id,
                 text=incoming.validated_data["text"],
                 dry_run=incoming.validated_data["dry_run"],
             )
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         answer = status.HTTP_200_OK if result.dry_run else status.HTTP_201_CREATED
         return Response(PostedRowsResultSerializer(result).data, status=answer)
@@ -336,12 +344,12 @@ class MatchChallengesView(APIView):
     def post(self, request, match_id):
         incoming = ChallengeSerializer(data=request.data)
         try:
-            services.visible_match(match_id)
+            visible_match(match_id)
             incoming.is_valid(raise_exception=True)
-            challenge = services.challenge_match(
+            challenge = challenge_match(
                 challenger=request.user, match_id=match_id, reason=incoming.validated_data["reason"]
             )
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
@@ -355,10 +363,10 @@ class ChallengeResolveView(APIView):
         incoming = ResolveInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         try:
-            challenge = services.resolve_challenge(
+            challenge = resolve_challenge(
                 actor=request.user, challenge_id=challenge_id, **incoming.validated_data
             )
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         return Response(ChallengeSerializer(challenge).data)
 
@@ -371,10 +379,10 @@ class MatchResultView(APIView):
     def put(self, request, match_id):
         incoming = ResultInputSerializer(data=request.data)
         try:
-            services.visible_match(match_id)
+            visible_match(match_id)
             incoming.is_valid(raise_exception=True)
-            match = services.set_result(actor=request.user, match_id=match_id, **incoming.validated_data)
-        except services.SCORING_ERRORS as error:
+            match = set_result(actor=request.user, match_id=match_id, **incoming.validated_data)
+        except SCORING_ERRORS as error:
             return _answer(error)
         return Response(MatchSerializer(match).data)
 
@@ -388,9 +396,9 @@ class RoundFinalizeView(APIView):
         incoming = FinalizeInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         try:
-            round_ = services.finalize_round(actor=request.user, round_id=round_id, **incoming.validated_data)
+            round_ = finalize_round(actor=request.user, round_id=round_id, **incoming.validated_data)
             table = selectors.results_table(round_, viewer=request.user, cells=False)
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         return Response(TableRowSerializer(table.by_rank, many=True).data)
 
@@ -403,10 +411,10 @@ class RoundReopenView(APIView):
     def post(self, request, round_id):
         incoming = ReopenInputSerializer(data=request.data)
         try:
-            services.scoring_round(round_id)
+            scoring_round(round_id)
             incoming.is_valid(raise_exception=True)
-            round_ = services.reopen_round(actor=request.user, round_id=round_id, **incoming.validated_data)
-        except services.SCORING_ERRORS as error:
+            round_ = reopen_round(actor=request.user, round_id=round_id, **incoming.validated_data)
+        except SCORING_ERRORS as error:
             return _answer(error)
         return Response({"id": round_.pk, "state": round_.state})
 
@@ -419,7 +427,7 @@ class RoundTableView(APIView):
         round_ = _round(round_id)
         try:
             return table_reply.respond(request, round_)
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
 
 
@@ -429,7 +437,7 @@ class RoundTableProgressView(APIView):
         """`{"ready", "built", "total", "percent"}`: whether the match table exists, or how many of its
         matches a background build has made (it is queued if it was not); 404 before the reveal."""
         round_ = _round(round_id)
-        progress = services.table_or_progress(round_)
+        progress = table_or_progress(round_)
         if progress is None:
             raise NotFound("The results of this round are not open yet: its hands are not revealed.")
         return Response(
@@ -450,16 +458,16 @@ class RoundBonusView(APIView):
     def post(self, request, round_id):
         incoming = BonusInputSerializer(data=request.data)
         try:
-            services.scoring_round(round_id)
+            scoring_round(round_id)
             incoming.is_valid(raise_exception=True)
-            award = services.award_bonus(
+            award = award_bonus(
                 actor=request.user,
                 round_id=round_id,
                 player_username=incoming.validated_data["player"],
                 points=incoming.validated_data["points"],
                 reason=incoming.validated_data["reason"],
             )
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         return Response(BonusSerializer(award).data, status=status.HTTP_201_CREATED)
 
@@ -486,15 +494,15 @@ class RoundBonusAwardView(APIView):
         given = request.data if request.data else {"reason": request.query_params.get("reason", "")}
         incoming = BonusWithdrawalInputSerializer(data=given)
         try:
-            services.scoring_round(round_id)
+            scoring_round(round_id)
             incoming.is_valid(raise_exception=True)
-            award = services.withdraw_bonus(
+            award = withdraw_bonus(
                 actor=request.user,
                 round_id=round_id,
                 award_id=award_id,
                 reason=incoming.validated_data["reason"],
             )
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         return Response(BonusSerializer(award).data)
 
@@ -527,7 +535,7 @@ class RoundExportView(APIView):
         round_ = _round(round_id)
         try:
             text = export_reply.export_text(round_, kind)
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         if kind == "csv":
             return download(text, round_filename(round_, "results", "csv"), CSV)
@@ -546,12 +554,12 @@ class LeagueTiebreakView(APIView):
     def post(self, request, league_id):
         incoming = RoundInputSerializer(data=request.data, partial=True)
         try:
-            services.managed_league(request.user, league_id)
+            managed_league(request.user, league_id)
             incoming.is_valid(raise_exception=True)
-            round_ = services.add_tiebreak_round(
+            round_ = add_tiebreak_round(
                 actor=request.user, league_id=league_id, rules=incoming.rule_values(), open_now=True
             )
-        except services.SCORING_ERRORS as error:
+        except SCORING_ERRORS as error:
             return _answer(error)
         context = {"request": request, "now": timezone.now(), "standing": standing_banned_entries()}
         return Response(RoundSerializer(round_, context=context).data, status=status.HTTP_201_CREATED)

@@ -26,7 +26,7 @@ from rounds.models import Round, RoundState
 from rounds.models.audit import AuditEntry
 from rounds.services import leagues as round_services
 from scoring.models import Match
-from scoring.services import build_match_table
+from scoring.services.table import build_match_table
 from submissions import services as hand_services
 from submissions.models import Hand
 from tests.submissions.conftest import KJELD, SCEPTER, VOID
