@@ -13,7 +13,7 @@ from rounds.selectors import is_following
 from rounds.services.errors import RoundInputError
 from rounds.services.leagues import can_manage_league, update_league
 
-from . import charts
+from .charts.line import line_chart
 from .league_overview import league_summaries
 from .services.errors import SCORING_ERRORS, ScoringNotFound, message_for
 from .services.league import add_tiebreak_round, declare_winners
@@ -30,7 +30,7 @@ def league_detail(request, league_id):
     standings = league_standings(league)
     series = standings.chart_series()
     chart = (
-        charts.line_chart(
+        line_chart(
             series,
             title=f"League points per round, top {len(series)}",
             y_label="League points",
@@ -41,7 +41,7 @@ def league_detail(request, league_id):
     )
     race = standings.cumulative_series()
     cumulative_chart = (
-        charts.line_chart(
+        line_chart(
             race,
             title=f"Standings after each round, top {len(race)}",
             y_label="League points in all",

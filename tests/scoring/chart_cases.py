@@ -66,11 +66,11 @@ BAR_CASES = [
 IDS = re.compile(r"phm-(title|desc)-\d+")
 
 
-def render_all(charts):
+def render_all(line_chart, bar_chart):
     """Every case rendered, one per line block, with the running ids made stable."""
     out = []
     for case in LINE_CASES:
-        out.append(str(charts.line_chart(**case)))
+        out.append(str(line_chart(**case)))
     for case in BAR_CASES:
-        out.append(str(charts.bar_chart(**case)))
+        out.append(str(bar_chart(**case)))
     return IDS.sub(lambda m: f"phm-{m.group(1)}-N", "\n\n".join(out)) + "\n"
