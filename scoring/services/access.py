@@ -2,6 +2,8 @@
 unrevealed match are not found, only a moderator of the league decides, and a moderator who plays in the round
 may not decide it while someone else can (rounds.permissions)."""
 
+from datetime import datetime
+
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
@@ -12,12 +14,12 @@ from rounds.services.leagues import can_manage_league
 from submissions import selectors as hand_selectors
 from submissions.models import Hand
 
-from ..models import Match
+from ..models import Match, RoundTally
 from .errors import ScoringForbidden, ScoringNotFound
 from .table import table_of
 
 
-def scoring_round(round_id):
+def scoring_round(round_id: int | str) -> Round:
     """The round, unless it is unknown or a draft (ScoringNotFound)."""
     round_ = Round.objects.select_related("league").filter(pk=round_id).first()
     if round_ is None or round_.state == RoundState.DRAFT:
@@ -25,7 +27,7 @@ def scoring_round(round_id):
     return round_
 
 
-def visible_match(match_id, now=None):
+def visible_match(match_id: int | str, now: datetime | None = None) -> Match:
     """The match, with its round and hands, once its round is revealed; ScoringNotFound otherwise."""
     match = (
         Match.objects.select_related(
@@ -39,7 +41,7 @@ def visible_match(match_id, now=None):
     return match
 
 
-def revealed_round_table(round_, now=None):
+def revealed_round_table(round_: Round, now: datetime | None = None) -> RoundTally:
     """The round's scoring bookkeeping; ScoringNotFound before the reveal (nothing of it is public yet)."""
     tally = table_of(round_, now)
     if tally is None:

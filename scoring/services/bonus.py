@@ -1,8 +1,10 @@
 """Bonus League points (rules 6.2, 7.7): awarded to a player with a hand in a revealed round, withdrawn when
 mistaken; who may do either."""
 
+from datetime import datetime
+
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -40,7 +42,15 @@ def bonus_refusal(
     return ""
 
 
-def award_bonus(*, actor, round_id, player_username, points, reason, now=None):
+def award_bonus(
+    *,
+    actor: User,
+    round_id: int | str,
+    player_username: str,
+    points: int | str,
+    reason: str,
+    now: datetime | None = None,
+) -> BonusAward:
     """Rules 6.2 / 7.7: bonus League points for a player in a round, with the reason; audited.
 
     Rule 7.7a: a player earns bonus points when *their hand* meets the round's requirements, and 6.2 speaks of
@@ -111,7 +121,14 @@ def bonus_withdrawal_refusal(actor: AbstractBaseUser | AnonymousUser | None, rou
     )
 
 
-def withdraw_bonus(*, actor, award_id, reason, round_id=None, now=None):
+def withdraw_bonus(
+    *,
+    actor: User,
+    award_id: int | str,
+    reason: str,
+    round_id: int | str | None = None,
+    now: datetime | None = None,
+) -> BonusAward:
     """Withdraw a mistaken bonus award (the way to correct one, since a bonus cannot be negative): the award
     stays on record with who withdrew it, when and why, and counts nowhere any more; audited on the round.
 

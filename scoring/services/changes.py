@@ -64,7 +64,7 @@ def _lock_for_change(match_id, now=None):
     return locked
 
 
-def refresh_match(match, *, final=False):
+def refresh_match(match: Match, *, final: bool = False) -> str:
     """Re-derive the match's status and standing result from its current reports, decision and challenges."""
     sides = {
         side: (points_a, points_b)

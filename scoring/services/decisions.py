@@ -1,17 +1,28 @@
 """The moderator's decisions: a match's result set outright (it outranks the reports), and challenges (rule
 6.3c) opened by anyone and upheld or rejected by the moderator."""
 
+from datetime import datetime
+
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from .. import notifications
-from ..models import Challenge
+from ..models import Challenge, Match
 from .access import _require_moderator, own_match_refusal, visible_match
 from .changes import _after_change, _clean_result, _clean_text, _lock_for_change, _snapshot, refresh_match
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 
 
-def set_result(*, actor, match_id, points_a, points_b, note="", now=None):
+def set_result(
+    *,
+    actor: User,
+    match_id: int | str,
+    points_a: int | str,
+    points_b: int | str,
+    note: str = "",
+    now: datetime | None = None,
+) -> Match:
     """The moderator decides a match (docs/api.md: PUT /api/matches/{id}/result/); it outranks the reports."""
     match = visible_match(match_id, now)
     _require_moderator(actor, match.round)
@@ -41,7 +52,9 @@ def _decide(match, actor, points_a, points_b, note):
 # Challenges -------------------------------------------------------------------------------------------------
 
 
-def challenge_match(*, challenger, match_id, reason, now=None):
+def challenge_match(
+    *, challenger: User, match_id: int | str, reason: str, now: datetime | None = None
+) -> Challenge:
     """Rule 6.3c: anyone may challenge a match's result, with a reason, until the round is final."""
     reason = _clean_text(reason, "reason", required=True, what="the reason for the challenge")
     with transaction.atomic():
@@ -65,7 +78,16 @@ def challenge_match(*, challenger, match_id, reason, now=None):
 DECISIONS = ("upheld", "rejected")
 
 
-def resolve_challenge(*, actor, challenge_id, decision, points_a=None, points_b=None, note="", now=None):
+def resolve_challenge(
+    *,
+    actor: User,
+    challenge_id: int | str,
+    decision: str,
+    points_a: int | str | None = None,
+    points_b: int | str | None = None,
+    note: str = "",
+    now: datetime | None = None,
+) -> Challenge:
     """The moderator upholds a challenge with a new result, or rejects it with a note; everyone involved is
     told."""
     challenge = Challenge.objects.select_related("match").filter(pk=challenge_id).first()

@@ -2,12 +2,16 @@
 forum format."""
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
+from rounds.models import Round
 from submissions.models import Hand, HandStatus
 
-from ..forum_rows import RowFormatError, parse_row
+from ..forum_rows import ForumRow, RowFormatError, parse_row
 from ..models import Match, MatchReport
 from ..outcomes import OPPONENT_POINTS
 from .access import revealed_round_table, scoring_round
@@ -15,7 +19,7 @@ from .changes import _after_change, _clean_result, _clean_text, _lock_for_change
 from .errors import ScoringForbidden, ScoringInputError
 
 
-def side_of(user, match):
+def side_of(user: AbstractBaseUser, match: Match) -> str:
     if match.hand_a.player_id == user.pk:
         return MatchReport.Side.A
     if match.hand_b.player_id == user.pk:
@@ -23,7 +27,15 @@ def side_of(user, match):
     return MatchReport.Side.OTHER
 
 
-def report_match(*, reporter, match_id, points_a, points_b, comment="", now=None):
+def report_match(
+    *,
+    reporter: User,
+    match_id: int | str,
+    points_a: int | str,
+    points_b: int | str,
+    comment: str = "",
+    now: datetime | None = None,
+) -> MatchReport:
     """The reporter's result of a match: binding for its two players (6.3), a verification for anyone else
     (6.3a). A change is a new version; sending the same result and comment again stores nothing."""
     points_a, points_b = _clean_result(points_a, points_b)
@@ -83,7 +95,9 @@ class RowReport:
     skipped: list = field(default_factory=list)  # plain sentences: cells left out and why
 
 
-def report_row(*, player, round_id, row, now=None):
+def report_row(
+    *, player: User, round_id: int | str, row: str | None, now: datetime | None = None
+) -> RowReport:
     """A player's whole row in the forum format (`3 | 6 0 X 2 4 | PT | Points`): one report per filled cell,
     from the player's point of view; blank and `?` cells are not reported. The row's note, if any, becomes
     each report's comment (without one, a report keeps its comment). All or nothing."""
@@ -108,20 +122,26 @@ def report_row(*, player, round_id, row, now=None):
         return report_cells(own, hands, row_cells(parsed), note=note, now=now)
 
 
-def numbered_hands(round_):
+def numbered_hands(round_: Round) -> dict[int, Hand]:
     """{number: hand} of the round's numbered hands (the table's rows), with their players."""
-    return {
-        hand.number: hand
-        for hand in Hand.objects.filter(round=round_, number__isnull=False).select_related("player__profile")
-    }
+    hands = Hand.objects.filter(round=round_, number__isnull=False).select_related("player__profile")
+    return {hand.number: hand for hand in hands if hand.number is not None}
 
 
-def row_cells(row):
+def row_cells(row: ForumRow) -> dict[int, int]:
     """{column: score} of a parsed row's known cells."""
     return {column: value for column, value in enumerate(row.cells, start=1) if isinstance(value, int)}
 
 
-def report_cells(own, hands, cells, *, note="", entered_by=None, now=None):
+def report_cells(
+    own: Hand,
+    hands: dict[int, Hand],
+    cells: dict[int, int],
+    *,
+    note: str = "",
+    entered_by: User | None = None,
+    now: datetime | None = None,
+) -> RowReport:
     """The reports of hand `own`'s player for its `cells` ({opponent number: own score}) among `hands`
     ({number: hand}), one per match in match order (the lock order); a disqualified opponent's column is
     skipped. `note` is each report's comment (empty: a report keeps its current comment). Call inside a
@@ -135,7 +155,7 @@ def report_cells(own, hands, cells, *, note="", entered_by=None, now=None):
             outcome.skipped.append(f"Hand {column:02d} is disqualified: its column is not reported.")
             continue
         mine, theirs = cells[column], OPPONENT_POINTS[cells[column]]
-        points_a, points_b = (mine, theirs) if own.number < column else (theirs, mine)
+        points_a, points_b = (mine, theirs) if (own.number or 0) < column else (theirs, mine)
         match = _lock_for_change(matches[column].pk, now)
         current = MatchReport.objects.filter(match=match, reporter=player, is_current=True).first()
         comment = note or (current.comment if current else "")
