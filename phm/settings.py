@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "submissions",
     "scoring",
     "archive",
+    "stats",
     "outbox",
     "webhooks",
     "home",

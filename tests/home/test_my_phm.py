@@ -12,11 +12,11 @@ from home import selectors
 from outbox.models import Message
 from rounds.services import leagues as round_services
 from scoring.models import Match
-from scoring.player_selectors import player_page
 from scoring.services.decisions import challenge_match, resolve_challenge, set_result
 from scoring.services.finalization import finalize_round
 from scoring.services.reports import report_match, report_row
 from scoring.standings import league_standings, standings_of_leagues
+from stats.player_selectors import player_page
 from submissions import selectors as hand_selectors
 from submissions import services
 from submissions.models import Hand, HandVersion

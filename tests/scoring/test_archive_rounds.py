@@ -65,7 +65,7 @@ def test_standings_api_exports_and_page(counted_and_archive, client):
 
 def test_player_page_lists_both_rounds_and_totals_only_the_counted(counted_and_archive, client):
     _league, players, counted, archive = counted_and_archive
-    from scoring.player_selectors import player_page
+    from stats.player_selectors import player_page
 
     page = player_page(players[1])
     assert [entry.round for entry in page.entries] == [counted, archive]

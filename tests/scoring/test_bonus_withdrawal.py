@@ -9,11 +9,11 @@ from django.utils import timezone
 from archive.transfer import export_league
 from rounds.models import AuditEntry
 from scoring.models import BonusAward
-from scoring.player_selectors import player_page
 from scoring.services.bonus import award_bonus, withdraw_bonus
 from scoring.services.errors import ScoringConflict, ScoringForbidden, ScoringInputError
 from scoring.services.finalization import finalize_round
 from scoring.standings import league_standings
+from stats.player_selectors import player_page
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from rounds.models import League
+from scoring.charts.bar import bar_chart
+from scoring.charts.line import line_chart
 
 from . import metagame, player_selectors
-from .charts.bar import bar_chart
-from .charts.line import line_chart
 
 CHART_CARDS = 15  # the bar chart shows the head of the list; the table below has all of them
 

@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from rounds.models import Card
 from rounds.services.leagues import create_league
-from scoring import player_views
-from scoring.metagame import card_metagame, card_slugs, most_played
 from scoring.services.decisions import set_result
 from scoring.services.table import build_match_table
 from scoring.services.tally import store_tally
+from stats import player_views
+from stats.metagame import card_metagame, card_slugs, most_played
 from submissions.models import Hand, HandVersion
 from tests.factories import RoundFactory
 

@@ -12,11 +12,11 @@ from rounds.catalog import resolve
 from rounds.models import Card, RoundState
 from rounds.services import leagues as round_services
 from scoring import selectors
-from scoring.metagame import card_metagame
-from scoring.player_selectors import player_page
 from scoring.services.bonus import award_bonus
 from scoring.services.decisions import set_result
 from scoring.services.tally import compute_tallies, compute_tally, store_tally
+from stats.metagame import card_metagame
+from stats.player_selectors import player_page
 from submissions import services as hand_services
 from tests.factories import RoundFactory
 
