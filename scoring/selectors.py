@@ -275,7 +275,7 @@ def _count(n, one, many):
 
 def finalization_consequences(table, queue, open_items):
     """What finalizing the round now does, in sentences for the moderator's confirmation (no query): from its
-    table, its moderator queue and its open items (scoring.services.open_items)."""
+    table, its moderator queue and its open items (services.finalization.open_items)."""
     counts = table.status_counts
     unreported = len(queue["unreported"])
     if unreported:
