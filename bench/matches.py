@@ -57,11 +57,11 @@ def v1_list(round_id):
     """The replaced view's body: every match through the serializer."""
     from rest_framework.renderers import JSONRenderer
 
-    from scoring import services
     from scoring.serializers import MatchSerializer
+    from scoring.services.table import matches_in_table
 
     matches = (
-        services.matches_in_table(round_id)
+        matches_in_table(round_id)
         .select_related("hand_a__player", "hand_b__player")
         .order_by("hand_a__number", "hand_b__number")
     )
@@ -73,10 +73,11 @@ def measure(size, repeat, client):
     from django.db import connection
     from tally import REPORT_SQL, set_up_round  # bench/tally.py, beside this script
 
-    from scoring import matches_reply, services
+    from scoring import matches_reply
+    from scoring.services.table import build_match_table
 
     round_id = set_up_round(size)
-    services.build_match_table(round_id)
+    build_match_table(round_id)
     with connection.cursor() as cursor:
         cursor.execute(REPORT_SQL, [round_id])
     total = size * (size - 1) // 2

@@ -55,14 +55,15 @@ def measure(size, args, client):
     from django.db import connection
     from tally import REPORT_SQL, set_up_round  # bench/tally.py, beside this script
 
-    from scoring import services
+    from scoring.services.table import build_match_table
+    from scoring.services.tally import store_tally
     from submissions.models import Hand
 
     round_id = set_up_round(size)
-    services.build_match_table(round_id)
+    build_match_table(round_id)
     with connection.cursor() as cursor:
         cursor.execute(REPORT_SQL, [round_id])
-    services.store_tally(round_id)
+    store_tally(round_id)
     player = Hand.objects.filter(round_id=round_id, number=max(1, size // 2)).get().player
     client.force_login(player)
 

@@ -200,9 +200,12 @@ def measure(size, args, client):
     from django.db.models import F
     from rest_framework.renderers import JSONRenderer
 
-    from scoring import selectors, services
+    from scoring import selectors
     from scoring.models import Match, RoundTally
     from scoring.serializers import TableRowSerializer
+    from scoring.services.access import scoring_round
+    from scoring.services.table import build_match_table
+    from scoring.services.tally import compute_tally, points_by_hand, store_tally
 
     print(f"  N = {size}")
     setup_s, round_id = timed(set_up_round, size)
@@ -216,7 +219,7 @@ def measure(size, args, client):
             cursor.execute("VACUUM scoring_match")
 
     def new_build():
-        if services.build_match_table(round_id) is None:
+        if build_match_table(round_id) is None:
             raise SystemExit("build_match_table did not build")
 
     def schema(statements):
@@ -271,12 +274,12 @@ def measure(size, args, client):
         RoundTally.objects.filter(round_id=round_id).update(revision=F("revision") + 1)
 
     def tally_once():
-        if not services.store_tally(round_id):
+        if not store_tally(round_id):
             raise SystemExit("store_tally did not store (the tally was not stale)")
 
     tally_times, _ = repeat(args.repeat, tally_once, before=make_stale)
-    compute_times, lines = repeat(args.repeat, lambda: services.compute_tally(round_id))
-    points_times, points = repeat(args.repeat, lambda: services.points_by_hand(round_id))
+    compute_times, lines = repeat(args.repeat, lambda: compute_tally(round_id))
+    points_times, points = repeat(args.repeat, lambda: points_by_hand(round_id))
 
     def baseline():
         with connection.cursor() as cursor:
@@ -292,7 +295,7 @@ def measure(size, args, client):
         raise SystemExit("the tally and the SQL baseline disagree")
 
     url = f"/api/rounds/{round_id}/table/"
-    round_ = services.scoring_round(round_id)
+    round_ = scoring_round(round_id)
 
     def get(encoding="", etag=""):
         headers = {"HTTP_ACCEPT_ENCODING": encoding} if encoding else {}
@@ -308,7 +311,7 @@ def measure(size, args, client):
         return JSONRenderer().render(TableRowSerializer(table.by_rank, many=True).data)
 
     make_stale()
-    services.store_tally(round_id)  # current again: the reply reads the stored lines
+    store_tally(round_id)  # current again: the reply reads the stored lines
     get()  # warm-up: the first request through the client builds the middleware chain
     built_times, _ = repeat(args.repeat, lambda: get("br, gzip"), before=cache.clear)
     cached_times, reply = repeat(args.repeat, lambda: get("br, gzip"))

@@ -28,9 +28,9 @@ from rounds.catalog.names import normalize_name
 from rounds.catalog.resolve import get_index, resolve_name
 from rounds.models import AcceptedCard, League, Round, RoundState
 from scoring.models import Challenge, Match, MatchReport, MatchStatus, RoundTally
-from scoring.player_selectors import player_page
-from scoring.services import in_table
+from scoring.services.table import in_table
 from scoring.standings import standings_of_leagues
+from stats.player_selectors import player_page
 from submissions.models import Hand, HandsPreview, HandVersion
 from submissions.selectors import player_display_name
 
@@ -81,7 +81,7 @@ class PlayerHome:
     to_report: list  # RoundToReport, soonest deadline first
     disputes: list  # matches of theirs whose two reports differ
     challenges: list  # open challenges on their matches or made by them
-    latest: list  # scoring.player_selectors.PlayerEntry, newest first
+    latest: list  # stats.player_selectors.PlayerEntry, newest first
     positions: list  # LeaguePosition per active league they play in
 
     @property
@@ -211,7 +211,7 @@ def disputes_and_challenges(user, now, *, limit=ITEMS_LISTED):
 
 def league_positions(page):
     """Rank and League points in each active league the player has a revealed round in; `page` is their
-    `scoring.player_selectors.player_page`. The standings come from `scoring.standings` (eight queries)."""
+    `stats.player_selectors.player_page`. The standings come from `scoring.standings` (eight queries)."""
     leagues = [total.league for total in page.leagues if total.league.state == League.State.ACTIVE]
     standings = standings_of_leagues(leagues)
     positions = []

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "submissions",
     "scoring",
     "archive",
+    "stats",
     "outbox",
     "webhooks",
     "home",

@@ -42,7 +42,7 @@ urlpatterns = [
     # action named "hands".
     path("", include("submissions.urls")),
     path("", include("scoring.urls")),
-    path("", include("scoring.player_urls")),
+    path("", include("stats.urls")),
     path("", include("archive.forum.urls")),
     path("", include("webhooks.urls")),
     path("", include("rounds.urls")),

@@ -14,8 +14,10 @@ from rounds.selectors import is_following
 from rounds.services.errors import RoundInputError
 from rounds.services.leagues import update_league
 
-from . import charts, services
+from .charts.line import line_chart
 from .league_overview import league_summaries
+from .services.errors import SCORING_ERRORS, ScoringNotFound, message_for
+from .services.league import add_tiebreak_round, declare_winners
 from .standings import league_standings
 from .standings_exports import standings_bbcode, standings_csv
 
@@ -29,7 +31,7 @@ def league_detail(request, league_id):
     standings = league_standings(league)
     series = standings.chart_series()
     chart = (
-        charts.line_chart(
+        line_chart(
             series,
             title=f"League points per round, top {len(series)}",
             y_label="League points",
@@ -40,7 +42,7 @@ def league_detail(request, league_id):
     )
     race = standings.cumulative_series()
     cumulative_chart = (
-        charts.line_chart(
+        line_chart(
             race,
             title=f"Standings after each round, top {len(race)}",
             y_label="League points in all",
@@ -74,11 +76,11 @@ def league_export(request, league_id, kind):
 @require_POST
 def league_tiebreak(request, league_id):
     try:
-        round_ = services.add_tiebreak_round(actor=request.user, league_id=league_id)
-    except services.ScoringNotFound:
+        round_ = add_tiebreak_round(actor=request.user, league_id=league_id)
+    except ScoringNotFound:
         raise Http404("No such league.") from None
-    except services.SCORING_ERRORS as error:
-        messages.error(request, services.message_for(error))
+    except SCORING_ERRORS as error:
+        messages.error(request, message_for(error))
         return redirect("scoring:league", league_id)
     messages.success(
         request, f"Tie-break round {round_.code} created as a draft: set its rules, then open it."
@@ -90,16 +92,16 @@ def league_tiebreak(request, league_id):
 @require_POST
 def league_winners(request, league_id):
     try:
-        league = services.declare_winners(
+        league = declare_winners(
             actor=request.user,
             league_id=league_id,
             usernames=request.POST.getlist("winners"),
             note=request.POST.get("note", ""),
         )
-    except services.ScoringNotFound:
+    except ScoringNotFound:
         raise Http404("No such league.") from None
-    except services.SCORING_ERRORS as error:
-        messages.error(request, services.message_for(error))
+    except SCORING_ERRORS as error:
+        messages.error(request, message_for(error))
         return redirect("scoring:league", league_id)
     messages.success(request, f"The winners of {league.name} are declared.")
     return redirect("scoring:league", league_id)

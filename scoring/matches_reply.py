@@ -24,7 +24,8 @@ from django.http import HttpResponse, HttpResponseNotModified
 from phm.input_guard import mark_public
 from phm.pagination import page_of, with_page_headers
 
-from . import services, table_reply
+from . import table_reply
+from .services.table import matches_in_table
 
 # Bumped whenever the reply's bytes change for the same data, so no cached copy of an older format is served.
 REPLY_FORMAT = 1
@@ -55,7 +56,7 @@ def respond(request, round_, now=None):
         return _headers(HttpResponseNotModified(), etag)
     total = table_reply.cached_or_built(
         f"scoring:matches-total:{state.digest}",
-        lambda: services.matches_in_table(state.round_id).count(),
+        lambda: matches_in_table(state.round_id).count(),
         CACHE_SECONDS,
         "matches total",
     )
@@ -86,7 +87,7 @@ def page_json(round_id: int, page) -> bytes:
     """The page's matches as the JSON text `MatchSerializer(many=True)` and DRF's renderer would write, in
     table order (lower entry number, then the other): one query, no model instance made."""
     rows = (
-        services.matches_in_table(round_id)
+        matches_in_table(round_id)
         .order_by("hand_a__number", "hand_b__number")
         .values_list(*_COLUMNS)
     )

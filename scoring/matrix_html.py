@@ -23,7 +23,8 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from . import charts, table_reply
+from . import table_reply
+from .charts.bar import bar_chart
 from .models import Match, MatchStatus
 
 # Bumped whenever the cached markup changes for the same data.
@@ -178,7 +179,7 @@ def build(round_, state):
     chart = ""
     if heads and has_results:  # before any result every hand has 0: a chart of them would show nothing
         chart = str(
-            charts.bar_chart(
+            bar_chart(
                 [(entry[3], entry[4]) for entry in ranking],
                 title=f"League points of each hand in {round_.code}",
                 value_label="League points",

@@ -15,6 +15,8 @@ from submissions.selectors import player_display_name
 
 from . import signals
 from .models import Challenge, Match, MatchReport
+from .selectors import results_table
+from .standings import league_standings
 
 STANDINGS_SHOWN = 10
 
@@ -196,9 +198,6 @@ def hands_revealed(sender, round_id, **kwargs):
 
 @receiver(signals.round_finalized, dispatch_uid="scoring.notify_results_final")
 def results_final(sender, round_id, **kwargs):
-    from .selectors import results_table
-    from .standings import league_standings
-
     round_ = _round(round_id)
     table = results_table(round_, cells=False)
     standings = league_standings(round_.league)
@@ -232,8 +231,6 @@ def results_final(sender, round_id, **kwargs):
 
 @receiver(signals.winners_declared, dispatch_uid="scoring.notify_winners_declared")
 def winners_declared(sender, league_id, **kwargs):
-    from .standings import league_standings
-
     league = League.objects.get(pk=league_id)
     standings = league_standings(league)
     winners = [player_display_name(user) for user in league.winners.select_related("profile")]

@@ -9,7 +9,7 @@ from rounds.page_extensions import ROUND_PAGE, provides
 from submissions.selectors import is_revealed
 
 from .models import Match, MatchReport
-from .services import in_table
+from .services.table import in_table
 
 
 @dataclass

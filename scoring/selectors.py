@@ -12,7 +12,9 @@ from submissions.selectors import player_display_name
 
 from .by_players import decisions_by_players, match_decisions_by_players  # noqa: F401  (the pages read them here)
 from .models import Challenge, Match, MatchReport, MatchStatus
-from .services import VALID_HAND, compute_tally, hands_in_table, in_table, revealed_round_table, stored_tally
+from .services.access import revealed_round_table
+from .services.table import VALID_HAND, in_table
+from .services.tally import compute_tally, hands_in_table, stored_tally
 
 
 @dataclass
@@ -273,7 +275,7 @@ def _count(n, one, many):
 
 def finalization_consequences(table, queue, open_items):
     """What finalizing the round now does, in sentences for the moderator's confirmation (no query): from its
-    table, its moderator queue and its open items (scoring.services.open_items)."""
+    table, its moderator queue and its open items (services.finalization.open_items)."""
     counts = table.status_counts
     unreported = len(queue["unreported"])
     if unreported:

@@ -7,9 +7,9 @@ from rest_framework import serializers
 from phm.api_fields import Choice, Flag, Text, Whole
 from phm.schema import one_of_pairs, refine
 
-from . import services
 from .outcomes import OPPONENT_POINTS, POINTS_VALUES
-from .services.results import MAX_BONUS
+from .services.bonus import MAX_BONUS
+from .services.decisions import DECISIONS
 
 
 class MatchSerializer(serializers.Serializer):
@@ -82,7 +82,7 @@ class ChallengeSerializer(serializers.Serializer):
 
 
 class ResolveInputSerializer(serializers.Serializer):
-    decision = Choice(choices=services.DECISIONS)
+    decision = Choice(choices=DECISIONS)
     points_a = Choice(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
     points_b = Choice(choices=POINTS_VALUES, required=False, allow_null=True, default=None)
     note = Text(required=False, allow_blank=True, default="", max_length=2000)

@@ -1,48 +1,13 @@
-"""Connects scoring to the hands' life cycle: the match table is built after a reveal; a disqualification
-makes the stored tally stale (its matches leave the table) and a replacement makes its matches that had
-results need a new result (4.2a); both keep the old reports as superseded history."""
+"""Scoring's domain signals: the signal objects only (their reactions in scoring.receivers and
+scoring.notifications, which are connected at start-up)."""
 
-from django.dispatch import Signal, receiver
-
-from phm.tasks import publish
-from rounds.signals import league_changed
-from submissions.signals import hand_disqualified, hand_replaced, round_revealed
+from django.dispatch import Signal
 
 # Sent inside the transaction that made a round final, with `round_id`: "results final" messages and webhooks
 # are written to the outbox in that transaction.
 round_finalized = Signal()
 # Sent inside the transaction that declared a league's winners, with `league_id`.
 winners_declared = Signal()
-
-
-@receiver(round_revealed, dispatch_uid="scoring.build_table_after_reveal")
-def build_table_after_reveal(sender, round_id, **kwargs):
-    from .tasks import build_match_table
-
-    publish(build_match_table, round_id)  # the backstop builds it if the broker is down
-
-
-@receiver(hand_disqualified, dispatch_uid="scoring.tally_after_disqualification")
-def tally_after_disqualification(sender, round_id, hand_id=None, actor=None, **kwargs):
-    from .services import note_results_changed
-    from .services.superseded import supersede_results
-
-    if hand_id is not None:
-        supersede_results(round_id=round_id, hand_id=hand_id, actor=actor, disqualified=True)
-    note_results_changed(round_id)
-
-
-@receiver(hand_replaced, dispatch_uid="scoring.results_after_replacement")
-def results_after_replacement(sender, round_id, hand_id, actor=None, **kwargs):
-    """Rule 4.2a: the replaced hand's matches that had results need a new result."""
-    from .services.superseded import supersede_results
-
-    supersede_results(round_id=round_id, hand_id=hand_id, actor=actor)
-
-
-@receiver(league_changed, dispatch_uid="scoring.winners_after_league_change")
-def winners_after_league_change(sender, league_id, actor=None, **kwargs):
-    """More (or fewer) tie-break rounds allowed can make or unmake computed joint winners (5.3a)."""
-    from .services import settle_computed_winners
-
-    settle_computed_winners(league_id, actor=actor)
+# Sent inside the transaction that changed a round's results, with `round_id` (its stored tally is stale from
+# the commit on): the tally task is scheduled after the commit.
+results_changed = Signal()

@@ -36,8 +36,10 @@ from django.utils.http import parse_etags
 from phm.input_guard import mark_public
 from submissions.models import Hand
 
-from . import services
 from .models import Match
+from .services.access import revealed_round_table
+from .services.table import VALID_HAND
+from .services.tally import compute_tally, round_bonus, stored_tally
 
 logger = logging.getLogger(__name__)
 
@@ -76,11 +78,11 @@ class TableState:
 
 def table_state(round_, now=None):
     """The state of the round's table (ScoringNotFound before the reveal: no validator exists before it)."""
-    tally = services.revealed_round_table(round_, now)  # read before the data: see the module's docstring
+    tally = revealed_round_table(round_, now)  # read before the data: see the module's docstring
     heads = list(
-        Hand.objects.filter(services.VALID_HAND, round_id=round_.pk, number__isnull=False)
+        Hand.objects.filter(VALID_HAND, round_id=round_.pk, number__isnull=False)
         .order_by("number")
-        .annotate(round_bonus=services.round_bonus())
+        .annotate(round_bonus=round_bonus())
         .values_list(
             "pk", "number", "name", "player__username", "player__profile__forum_username", "round_bonus"
         )
@@ -236,9 +238,9 @@ class _HandRef:
 
 def ranked_lines(state):
     hands = [_HandRef(head[0], head[1]) for head in state.heads]
-    lines = services.stored_tally(state.round_id, hands) if state.tally.is_current else None
+    lines = stored_tally(state.round_id, hands) if state.tally.is_current else None
     if lines is None:
-        lines = services.compute_tally(state.round_id, hands)
+        lines = compute_tally(state.round_id, hands)
     return sorted(lines, key=lambda line: (line.rank, line.hand.number))
 
 

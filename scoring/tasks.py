@@ -11,7 +11,9 @@ from django.db import OperationalError
 
 from phm.tasks import publish
 
-from . import services
+from .services.table import rounds_missing_a_table
+from .services.table_build import build_in_steps
+from .services.tally import stale_tallies, store_tally
 
 # A lock timeout (the worker's database sessions have one) is retried; anything else waits for the backstop.
 RETRY_ON_LOCKS = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
@@ -25,10 +27,10 @@ def _tally_key(round_id):
 
 @shared_task(name="scoring.build_match_table", **RETRY_ON_LOCKS)
 def build_match_table(round_id):
-    # In committed steps, so a page waiting for a large table shows its progress (services.table_build).
-    tally = services.build_in_steps(round_id)
+    # In committed steps, so a page waiting for a large table shows its progress (table_build).
+    tally = build_in_steps(round_id)
     if tally is not None:
-        services.store_tally(round_id)
+        store_tally(round_id)
     return tally is not None
 
 
@@ -36,14 +38,14 @@ def build_match_table(round_id):
 def tally_round(round_id):
     # Cleared first: a change committed while this runs schedules the next run instead of being lost.
     cache.delete(_tally_key(round_id))
-    return services.store_tally(round_id)
+    return store_tally(round_id)
 
 
 @shared_task(name="scoring.score_due_rounds")
 def score_due_rounds():
     """Every minute: tables of revealed rounds nobody built, and stored tallies behind their results."""
-    built = [round_id for round_id in services.rounds_missing_a_table() if services.build_in_steps(round_id)]
-    tallied = [round_id for round_id in services.stale_tallies() if services.store_tally(round_id)]
+    built = [round_id for round_id in rounds_missing_a_table() if build_in_steps(round_id)]
+    tallied = [round_id for round_id in stale_tallies() if store_tally(round_id)]
     if built or tallied:
         logger.info("Built match tables %s, tallied rounds %s", built, tallied)
     return {"built": built, "tallied": tallied}

@@ -21,15 +21,24 @@ from rounds.moderation_views import moderator_required
 from rounds.permissions import can_manage_league
 from submissions.selectors import is_playing, is_revealed
 
-from . import match_workbench, matrix_html, selectors, services
+from . import match_workbench, matrix_html, selectors
 from .models import Challenge
 from .outcomes import OUTCOMES
+from .services import finalization
+from .services.access import own_match_refusal, plays_in, scoring_round, visible_match
+from .services.bonus import award_bonus, bonus_refusal, bonus_withdrawal_refusal, withdraw_bonus
+from .services.decisions import challenge_match, resolve_challenge, set_result
+from .services.errors import SCORING_ERRORS, ScoringInputError, ScoringNotFound, message_for
+from .services.finalization import finalize_round, reopen_round, round_power_refusal
+from .services.posted_rows import import_posted_rows, posted_rows_refusal
+from .services.reports import report_match, report_row, side_of
+from .services.table_build import table_or_progress
 
 
 def _round_or_404(round_id):
     try:
-        return services.scoring_round(round_id)
-    except services.ScoringNotFound:
+        return scoring_round(round_id)
+    except ScoringNotFound:
         raise Http404("No such round.") from None
 
 
@@ -47,18 +56,18 @@ def results(request, round_id):
             return redirect(f"{reverse('login')}?next={request.path}")
         row_text = request.POST.get("row", "")
         try:
-            outcome = services.report_row(player=request.user, round_id=round_.pk, row=row_text)
-        except services.ScoringNotFound:
+            outcome = report_row(player=request.user, round_id=round_.pk, row=row_text)
+        except ScoringNotFound:
             raise Http404("No results yet.") from None
-        except services.SCORING_ERRORS as error:
-            row_error = services.message_for(error)
+        except SCORING_ERRORS as error:
+            row_error = message_for(error)
         else:
             count = len(outcome.reports)
             messages.success(request, f"Your row is reported: {count} match{'es' if count != 1 else ''}.")
             for sentence in outcome.skipped:
                 messages.info(request, sentence)
             return redirect("scoring:results", round_.pk)
-    progress = services.table_or_progress(round_, now)
+    progress = table_or_progress(round_, now)
     if progress is None:
         raise Http404("The results of this round are not open yet.")
     if not progress.ready:
@@ -68,7 +77,7 @@ def results(request, round_id):
         return HttpResponse(headers={"HX-Refresh": "true"})
     try:
         page = matrix_html.render_for(round_, now)
-    except services.ScoringNotFound:
+    except ScoringNotFound:
         raise Http404("The results of this round are not open yet.") from None
     mine = selectors.my_entry_number(round_, request.user)
     mine = mine if mine in page.row_texts else None
@@ -110,7 +119,7 @@ def results_matrix(request, round_id):
     before the reveal."""
     round_ = _round_or_404(round_id)
     now = timezone.now()
-    progress = services.table_or_progress(round_, now) if is_revealed(round_, now) else None
+    progress = table_or_progress(round_, now) if is_revealed(round_, now) else None
     if progress is None:
         raise Http404("The results of this round are not open yet.")
     if not progress.ready:
@@ -148,8 +157,8 @@ def _results_not_open(request, round_, now):
 @require_http_methods(["GET", "POST"])
 def match_detail(request, match_id):
     try:
-        match = services.visible_match(match_id)
-    except services.ScoringNotFound:
+        match = visible_match(match_id)
+    except ScoringNotFound:
         raise Http404("No such match.") from None
     errors, values = {}, {}
     if request.method == "POST":
@@ -159,16 +168,16 @@ def match_detail(request, match_id):
         values = request.POST
         try:
             done = _match_action(request, match, action)
-        except services.SCORING_ERRORS as error:
-            errors[action] = services.message_for(error)
+        except SCORING_ERRORS as error:
+            errors[action] = message_for(error)
         else:
             messages.success(request, done)
             return redirect("scoring:match", match.pk)
-        match = services.visible_match(match_id)
+        match = visible_match(match_id)
     history = selectors.match_history(match)
     for report in history["reports"]:
         report.words = match_workbench.result_words(match, report.points_a, report.points_b)
-    side = services.side_of(request.user, match) if request.user.is_authenticated else None
+    side = side_of(request.user, match) if request.user.is_authenticated else None
     versions = selectors.current_versions([match.hand_a_id, match.hand_b_id])
     my_report = next(
         (r for r in history["reports"] if r.is_current and r.reporter_id == request.user.pk), None
@@ -181,7 +190,7 @@ def match_detail(request, match_id):
         "match": match,
         "by_players": by_players,
         # A moderator who played this match leaves its decisions to someone else who can manage the league.
-        "decide_refusal": services.own_match_refusal(request.user, match) if can_manage else "",
+        "decide_refusal": own_match_refusal(request.user, match) if can_manage else "",
         "round": match.round,
         "history": history,
         "side": side,
@@ -208,7 +217,7 @@ def _points(request, prefix=""):
     value = request.POST.get(f"{prefix}result", "")
     points_a, _, points_b = value.partition("-")
     if not value:
-        raise services.ScoringInputError({"result": ["Choose a result."]})
+        raise ScoringInputError({"result": ["Choose a result."]})
     return points_a, points_b
 
 
@@ -216,7 +225,7 @@ def _match_action(request, match, action):
     user = request.user
     if action == "report":
         points_a, points_b = _points(request)
-        services.report_match(
+        report_match(
             reporter=user,
             match_id=match.pk,
             points_a=points_a,
@@ -225,15 +234,15 @@ def _match_action(request, match, action):
         )
         return (
             "Your result is saved."
-            if services.side_of(user, match) != "other"
+            if side_of(user, match) != "other"
             else "Your verification is saved."
         )
     if action == "challenge":
-        services.challenge_match(challenger=user, match_id=match.pk, reason=request.POST.get("reason", ""))
+        challenge_match(challenger=user, match_id=match.pk, reason=request.POST.get("reason", ""))
         return "Your challenge is with the moderator; everyone in the match is told."
     if action == "set":
         points_a, points_b = _points(request)
-        services.set_result(
+        set_result(
             actor=user,
             match_id=match.pk,
             points_a=points_a,
@@ -244,7 +253,7 @@ def _match_action(request, match, action):
     if action == "resolve":
         decision = request.POST.get("decision", "")
         points_a, points_b = _points(request) if decision == "upheld" else (None, None)
-        services.resolve_challenge(
+        resolve_challenge(
             actor=user,
             challenge_id=_challenge_id(request, match),
             decision=decision,
@@ -253,16 +262,16 @@ def _match_action(request, match, action):
             note=request.POST.get("note", ""),
         )
         return f"The challenge is {decision}."
-    raise services.ScoringInputError({"action": ["Unknown action."]})
+    raise ScoringInputError({"action": ["Unknown action."]})
 
 
 def _challenge_id(request, match):
     try:
         challenge_id = int(request.POST.get("challenge", ""))
     except ValueError:
-        raise services.ScoringInputError({"challenge": ["Which challenge?"]}) from None
+        raise ScoringInputError({"challenge": ["Which challenge?"]}) from None
     if not Challenge.objects.filter(pk=challenge_id, match=match).exists():
-        raise services.ScoringNotFound("No such challenge on this match.")
+        raise ScoringNotFound("No such challenge on this match.")
     return challenge_id
 
 
@@ -312,8 +321,8 @@ def moderate_results(request, round_id):
         values = request.POST
         try:
             done = _round_action(request, round_, action)
-        except services.SCORING_ERRORS as error:
-            errors[action] = services.message_for(error)
+        except SCORING_ERRORS as error:
+            errors[action] = message_for(error)
             errors[f"{action}_fields"] = list(getattr(error, "errors", {}))
             errors["items"] = getattr(error, "items", [])
         else:
@@ -322,9 +331,9 @@ def moderate_results(request, round_id):
         round_ = _round_or_404(round_id)
     try:
         table = selectors.results_table(round_, viewer=request.user)
-    except services.ScoringNotFound:
+    except ScoringNotFound:
         raise Http404("The results of this round are not open yet.") from None
-    queue, open_items = selectors.moderator_queue(round_.pk), services.open_items(round_.pk)
+    queue, open_items = selectors.moderator_queue(round_.pk), finalization.open_items(round_.pk)
     context = {
         "round": round_,
         "table": table,
@@ -356,13 +365,13 @@ def moderate_results(request, round_id):
 def _own_interest(user, round_):
     """What the moderator's page must not offer a moderator who plays in the round, and why (who to ask); or,
     where nobody else can manage the league, that what they decide is shown as decided by one who played."""
-    plays = services.plays_in(user, round_.pk)
+    plays = plays_in(user, round_.pk)
     refusals = {
-        "finalize_refusal": services.round_power_refusal(user, round_, "finalize") if plays else "",
-        "reopen_refusal": services.round_power_refusal(user, round_, "reopen") if plays else "",
-        "withdraw_refusal": services.bonus_withdrawal_refusal(user, round_) if plays else "",
-        "award_refusal": services.bonus_refusal(user, round_) if plays else "",
-        "rows_refusal": services.posted_rows_refusal(user, round_) if plays else "",
+        "finalize_refusal": round_power_refusal(user, round_, "finalize") if plays else "",
+        "reopen_refusal": round_power_refusal(user, round_, "reopen") if plays else "",
+        "withdraw_refusal": bonus_withdrawal_refusal(user, round_) if plays else "",
+        "award_refusal": bonus_refusal(user, round_) if plays else "",
+        "rows_refusal": posted_rows_refusal(user, round_) if plays else "",
     }
     return {**refusals, "plays": plays, "plays_alone": plays and not any(refusals.values())}
 
@@ -373,15 +382,15 @@ def _posted_rows(request, round_, form, *, apply):
         return None, ""
     text = form.cleaned_data["text"]
     try:
-        result = services.import_posted_rows(
+        result = import_posted_rows(
             actor=request.user, round_id=round_.pk, text=text, dry_run=not apply
         )
-    except services.ScoringInputError as error:
+    except ScoringInputError as error:
         for sentences in error.errors.values():
             for sentence in sentences:
                 form.add_error("text", sentence)
-    except services.SCORING_ERRORS as error:
-        form.add_error(None, services.message_for(error))
+    except SCORING_ERRORS as error:
+        form.add_error(None, message_for(error))
     else:
         if not apply:
             return result, ""
@@ -392,10 +401,10 @@ def _posted_rows(request, round_, form, *, apply):
         )
     if apply and form.errors.get("text"):  # refused for its problems: show what was found beside them
         try:
-            return services.import_posted_rows(
+            return import_posted_rows(
                 actor=request.user, round_id=round_.pk, text=text, dry_run=True
             ), ""
-        except services.SCORING_ERRORS:
+        except SCORING_ERRORS:
             pass
     return None, ""
 
@@ -408,16 +417,16 @@ def _round_action(request, round_, action):
     if action == "finalize":
         if request.POST.get("confirm") != "on":
             # The page asks for an explicit confirmation (the API's finalize, a contract, does not).
-            raise services.ScoringInputError(
+            raise ScoringInputError(
                 {"confirm": [f"Nothing was finalized: tick “{FINALIZE_CONFIRMATION}” first."]}
             )
-        services.finalize_round(actor=user, round_id=round_.pk, force=request.POST.get("force") == "on")
+        finalize_round(actor=user, round_id=round_.pk, force=request.POST.get("force") == "on")
         return f"Round {round_.code} is final: the table is frozen and published."
     if action == "reopen":
-        services.reopen_round(actor=user, round_id=round_.pk, reason=request.POST.get("reason", ""))
+        reopen_round(actor=user, round_id=round_.pk, reason=request.POST.get("reason", ""))
         return f"Round {round_.code} is reopened: results can change again."
     if action == "bonus":
-        award = services.award_bonus(
+        award = award_bonus(
             actor=user,
             round_id=round_.pk,
             player_username=request.POST.get("player", ""),
@@ -426,18 +435,18 @@ def _round_action(request, round_, action):
         )
         return f"{award.points:+d} League points for {display_name_of(award.player)}."
     if action == "withdraw_bonus":
-        award = services.withdraw_bonus(
+        award = withdraw_bonus(
             actor=user,
             round_id=round_.pk,
             award_id=_award_id(request.POST.get("award", "")),
             reason=request.POST.get("reason", ""),
         )
         return f"The {award.points:+d} League points for {display_name_of(award.player)} are withdrawn."
-    raise services.ScoringInputError({"action": ["Unknown action."]})
+    raise ScoringInputError({"action": ["Unknown action."]})
 
 
 def _award_id(value):
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise services.ScoringNotFound("No such bonus award in this round.") from None
+        raise ScoringNotFound("No such bonus award in this round.") from None

@@ -24,7 +24,7 @@ from .document import FORMAT, VERSION, TransferConflict, TransferFormatError, li
 from .users import import_users
 
 BATCH_SIZE = 1000
-# Audit entries naming a challenge by id in `after` (scoring.services.results): remapped to the new id.
+# Audit entries naming a challenge by id in `after` (scoring.services.decisions): remapped to the new id.
 CHALLENGE_ACTIONS = {"match.challenged", "challenge.upheld", "challenge.rejected"}
 
 

@@ -28,10 +28,15 @@ from rounds.models import League
 from rounds.services import leagues as round_services
 from rounds.services import lifecycle as round_lifecycle
 from rounds.services.errors import RoundConflict, RoundInputError
-from scoring import services as scoring_services
 from scoring.forum_rows import RowFormatError, parse_row, parse_table
 from scoring.models import Match
 from scoring.outcomes import is_legal_pair
+from scoring.services.bonus import award_bonus
+from scoring.services.decisions import challenge_match, resolve_challenge, set_result
+from scoring.services.errors import SCORING_ERRORS
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match, report_row
+from scoring.services.table import build_match_table
 from submissions.errors import HandConflict, HandInputError, HandNotFound, IllegalHand, ReviewNotAllowed
 from submissions.services.preview import declare_not_playing
 from submissions.services.review import review_hand
@@ -48,7 +53,7 @@ SERVICE_ERRORS = (
     HandInputError,
     HandConflict,
     ReviewNotAllowed,
-    *scoring_services.SCORING_ERRORS,
+    *SCORING_ERRORS,
 )
 
 
@@ -278,7 +283,7 @@ class _RoundBuilder:
         return self.deadline + timedelta(**delay)
 
     def reveal(self):
-        self.run(self.after_deadline(minutes=5), scoring_services.build_match_table, round_id=self.round.pk)
+        self.run(self.after_deadline(minutes=5), build_match_table, round_id=self.round.pk)
         for number, entry in enumerate(self.spec.entries, start=1):
             hand = self.hands[entry.player]
             hand.refresh_from_db(fields=["number"])
@@ -326,13 +331,13 @@ class _RoundBuilder:
             player = self.player(entry.player)
             self.run(moment, inbox.mark_read, user=player, everything=True)
             self.run(
-                moment, scoring_services.report_row, player=player, round_id=self.round.pk, row=rows[number]
+                moment, report_row, player=player, round_id=self.round.pk, row=rows[number]
             )
         for verification in self.spec.verifications:
             points_a, points_b = _points(verification.result)
             self.run(
                 self.after_deadline(days=1, hours=8),
-                scoring_services.report_match,
+                report_match,
                 reporter=self.player(verification.reporter),
                 match_id=self.match(verification.hands).pk,
                 points_a=points_a,
@@ -344,7 +349,7 @@ class _RoundBuilder:
         challenges = [
             self.run(
                 self.after_deadline(days=1, hours=12),
-                scoring_services.challenge_match,
+                challenge_match,
                 challenger=self.player(spec.challenger),
                 match_id=self.match(spec.hands).pk,
                 reason=spec.reason,
@@ -355,7 +360,7 @@ class _RoundBuilder:
             points_a, points_b = _points(dispute.result)
             self.run(
                 self.after_deadline(days=2),
-                scoring_services.set_result,
+                set_result,
                 actor=self.moderator,
                 match_id=self.match(dispute.hands).pk,
                 points_a=points_a,
@@ -366,7 +371,7 @@ class _RoundBuilder:
             points_a, points_b = _points(spec.result) if spec.result else (None, None)
             self.run(
                 self.after_deadline(days=2, hours=12),
-                scoring_services.resolve_challenge,
+                resolve_challenge,
                 actor=self.moderator,
                 challenge_id=challenge.pk,
                 decision=spec.decision,
@@ -377,7 +382,7 @@ class _RoundBuilder:
         for bonus in self.spec.bonuses:
             self.run(
                 self.after_deadline(days=3),
-                scoring_services.award_bonus,
+                award_bonus,
                 actor=self.moderator,
                 round_id=self.round.pk,
                 player_username=self.player(bonus.player).username,
@@ -389,7 +394,7 @@ class _RoundBuilder:
         """Without force: a round of the demo has no open dispute or challenge left when it is finalized."""
         self.run(
             self.clock.at(self.spec.schedule.finalized, 21),
-            scoring_services.finalize_round,
+            finalize_round,
             actor=self.moderator,
             round_id=self.round.pk,
         )

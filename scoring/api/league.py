@@ -14,8 +14,8 @@ from rounds.models import League
 from rounds.round_api import RoundInputSerializer, RoundSerializer
 from rounds.services.effective_banned import standing_banned_entries
 
-from .. import services
 from ..serializers import StandingSerializer
+from ..services.league import add_tiebreak_round, managed_league
 from ..standings import league_standings
 
 STANDINGS_PAGE, STANDINGS_MAX_PAGE = 500, 2000
@@ -48,9 +48,9 @@ class LeagueTiebreakView(APIView):
     @extend_schema(request=RoundInputSerializer, responses={201: RoundSerializer})
     def post(self, request, league_id):
         incoming = RoundInputSerializer(data=request.data, partial=True)
-        services.managed_league(request.user, league_id)
+        managed_league(request.user, league_id)
         incoming.is_valid(raise_exception=True)
-        round_ = services.add_tiebreak_round(
+        round_ = add_tiebreak_round(
             actor=request.user, league_id=league_id, rules=incoming.rule_values(), open_now=True
         )
         context = {"request": request, "now": timezone.now(), "standing": standing_banned_entries()}

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from phm.pagination import page_parameters
 from phm.schema import may_conflict
 
-from .. import matches_reply, services
+from .. import matches_reply
 from ..serializers import (
     ChallengeSerializer,
     MatchSerializer,
@@ -18,6 +18,9 @@ from ..serializers import (
     ResolveInputSerializer,
     ResultInputSerializer,
 )
+from ..services.access import scoring_round, visible_match
+from ..services.decisions import challenge_match, resolve_challenge, set_result
+from ..services.reports import report_match
 
 
 class RoundMatchesView(APIView):
@@ -28,7 +31,7 @@ class RoundMatchesView(APIView):
         "the same bytes for everyone once the round is revealed (404 before), revalidated by their ETag.",
     )
     def get(self, request, round_id):
-        return matches_reply.respond(request, services.scoring_round(round_id))
+        return matches_reply.respond(request, scoring_round(round_id))
 
 
 @may_conflict
@@ -38,9 +41,9 @@ class MatchReportsView(APIView):
     @extend_schema(request=ReportSerializer, responses={201: ReportSerializer})
     def post(self, request, match_id):
         incoming = ReportSerializer(data=request.data)
-        services.visible_match(match_id)
+        visible_match(match_id)
         incoming.is_valid(raise_exception=True)
-        report = services.report_match(reporter=request.user, match_id=match_id, **incoming.validated_data)
+        report = report_match(reporter=request.user, match_id=match_id, **incoming.validated_data)
         return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
 
@@ -51,9 +54,9 @@ class MatchChallengesView(APIView):
     @extend_schema(request=ChallengeSerializer, responses={201: ChallengeSerializer})
     def post(self, request, match_id):
         incoming = ChallengeSerializer(data=request.data)
-        services.visible_match(match_id)
+        visible_match(match_id)
         incoming.is_valid(raise_exception=True)
-        challenge = services.challenge_match(
+        challenge = challenge_match(
             challenger=request.user, match_id=match_id, reason=incoming.validated_data["reason"]
         )
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
@@ -67,7 +70,7 @@ class ChallengeResolveView(APIView):
     def post(self, request, challenge_id):
         incoming = ResolveInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        challenge = services.resolve_challenge(
+        challenge = resolve_challenge(
             actor=request.user, challenge_id=challenge_id, **incoming.validated_data
         )
         return Response(ChallengeSerializer(challenge).data)
@@ -80,7 +83,7 @@ class MatchResultView(APIView):
     @extend_schema(request=ResultInputSerializer, responses=MatchSerializer)
     def put(self, request, match_id):
         incoming = ResultInputSerializer(data=request.data)
-        services.visible_match(match_id)
+        visible_match(match_id)
         incoming.is_valid(raise_exception=True)
-        match = services.set_result(actor=request.user, match_id=match_id, **incoming.validated_data)
+        match = set_result(actor=request.user, match_id=match_id, **incoming.validated_data)
         return Response(MatchSerializer(match).data)

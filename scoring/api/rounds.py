@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from phm.downloads import BBCODE, CSV, download, round_filename
 from phm.schema import may_conflict
 
-from .. import export_reply, selectors, services
+from .. import export_reply, selectors
 from ..serializers import (
     BonusInputSerializer,
     BonusSerializer,
@@ -20,6 +20,9 @@ from ..serializers import (
     ReopenInputSerializer,
     TableRowSerializer,
 )
+from ..services.access import scoring_round
+from ..services.bonus import award_bonus, withdraw_bonus
+from ..services.finalization import finalize_round, reopen_round
 
 
 @may_conflict
@@ -30,7 +33,7 @@ class RoundFinalizeView(APIView):
     def post(self, request, round_id):
         incoming = FinalizeInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        round_ = services.finalize_round(actor=request.user, round_id=round_id, **incoming.validated_data)
+        round_ = finalize_round(actor=request.user, round_id=round_id, **incoming.validated_data)
         table = selectors.results_table(round_, viewer=request.user, cells=False)
         return Response(TableRowSerializer(table.by_rank, many=True).data)
 
@@ -42,9 +45,9 @@ class RoundReopenView(APIView):
     @extend_schema(request=ReopenInputSerializer, responses={200: OpenApiTypes.OBJECT})
     def post(self, request, round_id):
         incoming = ReopenInputSerializer(data=request.data)
-        services.scoring_round(round_id)
+        scoring_round(round_id)
         incoming.is_valid(raise_exception=True)
-        round_ = services.reopen_round(actor=request.user, round_id=round_id, **incoming.validated_data)
+        round_ = reopen_round(actor=request.user, round_id=round_id, **incoming.validated_data)
         return Response({"id": round_.pk, "state": round_.state})
 
 
@@ -55,9 +58,9 @@ class RoundBonusView(APIView):
     @extend_schema(request=BonusInputSerializer, responses={201: BonusSerializer})
     def post(self, request, round_id):
         incoming = BonusInputSerializer(data=request.data)
-        services.scoring_round(round_id)
+        scoring_round(round_id)
         incoming.is_valid(raise_exception=True)
-        award = services.award_bonus(
+        award = award_bonus(
             actor=request.user,
             round_id=round_id,
             player_username=incoming.validated_data["player"],
@@ -88,9 +91,9 @@ class RoundBonusAwardView(APIView):
         # A DELETE with a body is not sent by every client: the reason may come as ?reason= too.
         given = request.data if request.data else {"reason": request.query_params.get("reason", "")}
         incoming = BonusWithdrawalInputSerializer(data=given)
-        services.scoring_round(round_id)
+        scoring_round(round_id)
         incoming.is_valid(raise_exception=True)
-        award = services.withdraw_bonus(
+        award = withdraw_bonus(
             actor=request.user,
             round_id=round_id,
             award_id=award_id,
@@ -105,7 +108,7 @@ class RoundExportView(APIView):
 
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR, (200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, round_id, kind):
-        round_ = services.scoring_round(round_id)
+        round_ = scoring_round(round_id)
         text = export_reply.export_text(round_, kind)
         if kind == "csv":
             return download(text, round_filename(round_, "results", "csv"), CSV)

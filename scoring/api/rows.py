@@ -9,13 +9,15 @@ from rest_framework.views import APIView
 
 from phm.schema import may_conflict
 
-from .. import services
 from ..serializers import (
     PostedRowsInputSerializer,
     PostedRowsResultSerializer,
     RowInputSerializer,
     RowResultSerializer,
 )
+from ..services.access import revealed_round_table, scoring_round
+from ..services.posted_rows import import_posted_rows, posted_rows_round
+from ..services.reports import report_row
 
 
 @may_conflict
@@ -24,11 +26,11 @@ class RoundRowsView(APIView):
 
     @extend_schema(request=RowInputSerializer, responses={201: RowResultSerializer})
     def post(self, request, round_id):
-        round_ = services.scoring_round(round_id)
+        round_ = scoring_round(round_id)
         incoming = RowInputSerializer(data=request.data)
-        services.revealed_round_table(round_)
+        revealed_round_table(round_)
         incoming.is_valid(raise_exception=True)
-        outcome = services.report_row(
+        outcome = report_row(
             player=request.user, round_id=round_.pk, row=incoming.validated_data["row"]
         )
         return Response(RowResultSerializer(outcome).data, status=status.HTTP_201_CREATED)
@@ -49,9 +51,9 @@ class RoundPostedRowsView(APIView):
     )
     def post(self, request, round_id):
         incoming = PostedRowsInputSerializer(data=request.data)
-        services.posted_rows_round(actor=request.user, round_id=round_id)
+        posted_rows_round(actor=request.user, round_id=round_id)
         incoming.is_valid(raise_exception=True)
-        result = services.import_posted_rows(
+        result = import_posted_rows(
             actor=request.user,
             round_id=round_id,
             text=incoming.validated_data["text"],

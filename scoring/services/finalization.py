@@ -22,9 +22,10 @@ from submissions import selectors as hand_selectors
 from .. import signals
 from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
 from ..status import as_final, derive
+from .access import _require_moderator, plays_in, scoring_round
+from .changes import _clean_text
 from .errors import ScoringConflict, ScoringForbidden
 from .league import settle_computed_winners
-from .results import _clean_text, _require_moderator, plays_in, scoring_round
 from .table import MATCH_IN_TABLE, build_match_table, in_table
 from .tally import note_results_changed, write_tally
 

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -12,6 +13,7 @@ from rounds.services.errors import RoundConflict, RoundInputError
 from rounds.services.lifecycle import create_round, open_round
 
 from .. import signals
+from ..standings import league_standings
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 
 TIEBREAK_DAYS = 7
@@ -31,8 +33,6 @@ def add_tiebreak_round(*, actor, league_id, now=None, rules=None, open_now=False
     """A round open only to the players tied for first (5.3a). Without `rules`, a draft copying nothing but
     the league: the moderator sets its rules and opens it like any round. With `rules` (the fields of a new
     round) and `open_now`, it is opened at once (API: POST /api/leagues/{id}/tiebreak/)."""
-    from ..standings import league_standings
-
     league = managed_league(actor, league_id)
     now = now or timezone.now()
     standings = league_standings(league, now)
@@ -81,8 +81,6 @@ def add_tiebreak_round(*, actor, league_id, now=None, rules=None, open_now=False
 
 def declare_winners(*, actor, league_id, usernames, note=""):
     """The moderator names the league's winner, or joint winners (5.3a), among its players; audited."""
-    from ..standings import league_standings
-
     league = managed_league(actor, league_id)
     note = str(note or "").strip()
     if len(note) > MAX_WINNERS_NOTE:
@@ -109,8 +107,6 @@ def settle_computed_winners(league_id, *, actor=None, now=None):
     stands over the computed winners; winners computed earlier that the standings no longer give (a round
     reopened, more tie-break rounds allowed) are withdrawn. Call inside the transaction that changed the
     standings (finalization); returns the league."""
-    from ..standings import league_standings
-
     league = League.objects.select_for_update().get(pk=league_id)
     if league.winners.exists() and not league.winners_computed:
         return league  # declared by a moderator: theirs is the last word
@@ -137,8 +133,6 @@ def settle_computed_winners(league_id, *, actor=None, now=None):
 
 
 def _usernames_of(user_ids):
-    from django.contrib.auth import get_user_model
-
     return get_user_model().objects.filter(pk__in=user_ids).values_list("username", flat=True)
 
 

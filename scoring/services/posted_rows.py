@@ -27,17 +27,10 @@ from submissions import selectors as hand_selectors
 from submissions.models import HandStatus
 
 from ..forum_rows import OWN_COLUMN, UNKNOWN, RowFormatError, parse_row
+from .access import _require_moderator, plays_in, revealed_round_table, scoring_round
+from .changes import MAX_TEXT
 from .errors import ScoringConflict, ScoringInputError
-from .results import (
-    MAX_TEXT,
-    _require_moderator,
-    numbered_hands,
-    plays_in,
-    report_cells,
-    revealed_round_table,
-    row_cells,
-    scoring_round,
-)
+from .reports import numbered_hands, report_cells, row_cells
 
 MAX_POSTS_TEXT = 100_000
 # BBCode that wraps or decorates posts: quotes, emphasis, colours, code. Removed before a line is read.

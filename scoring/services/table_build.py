@@ -14,10 +14,12 @@ after a worker died half-way ends with the same table.
 
 from dataclasses import dataclass
 
+from celery import current_app
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from phm.tasks import publish
 from rounds.locks import lock_round
 from submissions import selectors as hand_selectors
 from submissions.models import Hand
@@ -31,6 +33,8 @@ INLINE_BUILD_HANDS = 200
 STEP_PAIRS = 50_000
 # One queued build per round at a time: a page polled every few seconds must not queue one per request.
 QUEUED_SECONDS = 300
+# Found by name: the task's module imports this one.
+BUILD_TASK = "scoring.build_match_table"
 
 
 @dataclass(frozen=True)
@@ -75,12 +79,9 @@ def _queued_key(round_id):
 def queue_build(round_id):
     """Send the build task after the current transaction commits, unless one was sent recently. If the broker
     is down the next page view tries again, and the beat backstop builds it anyway."""
-    from ..tasks import build_match_table as build_task  # the task module imports the services
 
     def send():
-        from phm.tasks import publish
-
-        if not publish(build_task, round_id):
+        if not publish(current_app.tasks[BUILD_TASK], round_id):
             cache.delete(_queued_key(round_id))
 
     if cache.add(_queued_key(round_id), 1, timeout=QUEUED_SECONDS) is False:

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from submissions.models import Hand, HandStatus
 
+from .. import signals
 from ..models import BonusAward, HandTally, Match, RoundTally
 from ..outcomes import league_points, shared_ranks
 from .table import VALID_HAND
@@ -135,9 +136,7 @@ def note_results_changed(round_id):
     """Call inside the transaction that changed a result: the stored tally is stale from its commit on, and a
     task recomputes it after the commit (bursts of changes coalesce into one run)."""
     RoundTally.objects.filter(round_id=round_id).update(revision=F("revision") + 1)
-    from ..tasks import schedule_tally  # the task module imports the services
-
-    transaction.on_commit(lambda: schedule_tally(round_id), robust=True)
+    signals.results_changed.send(sender=RoundTally, round_id=round_id)  # scoring.receivers schedules the task
 
 
 def store_tally(round_id):

@@ -17,8 +17,12 @@ from audit.models import AuditEntry
 from rounds.catalog import resolve
 from rounds.models import AcceptedCard, LandRule, League, Round
 from rounds.services import lifecycle as round_services
-from scoring import services
 from scoring.models import BonusAward, Challenge, HandTally, Match, MatchReport, RoundTally
+from scoring.services.bonus import award_bonus
+from scoring.services.decisions import challenge_match
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match
+from scoring.services.table import build_match_table
 from submissions import commitments
 from submissions.models import Hand, HandReview, HandsPreview, HandVersion
 from submissions.services.preview import declare_not_playing
@@ -90,7 +94,7 @@ def _round_past_deadline(league, moderator, players_and_hands, **rules):
 
 def _pass_deadline(round_):
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(minutes=5))
-    services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
 
 
 @pytest.fixture
@@ -132,15 +136,15 @@ def full_league(league, moderator, make_user):
     )
     _pass_deadline(first)
     ab, ac, bc = match_between(first, 1, 2), match_between(first, 1, 3), match_between(first, 2, 3)
-    services.report_match(reporter=alice, match_id=ab.pk, points_a=6, points_b=0, comment="leylined")
-    services.report_match(reporter=alice, match_id=ab.pk, points_a=4, points_b=1, comment="on second thought")
-    services.report_match(reporter=bob, match_id=ab.pk, points_a=4, points_b=1)
-    services.report_match(reporter=carol, match_id=ac.pk, points_a=2, points_b=2)
-    services.report_match(reporter=bob, match_id=bc.pk, points_a=0, points_b=6)
-    services.award_bonus(
+    report_match(reporter=alice, match_id=ab.pk, points_a=6, points_b=0, comment="leylined")
+    report_match(reporter=alice, match_id=ab.pk, points_a=4, points_b=1, comment="on second thought")
+    report_match(reporter=bob, match_id=ab.pk, points_a=4, points_b=1)
+    report_match(reporter=carol, match_id=ac.pk, points_a=2, points_b=2)
+    report_match(reporter=bob, match_id=bc.pk, points_a=0, points_b=6)
+    award_bonus(
         actor=moderator, round_id=first.pk, player_username="alice", points=5, reason="Prettiest hand."
     )
-    services.finalize_round(actor=moderator, round_id=first.pk, force=True)
+    finalize_round(actor=moderator, round_id=first.pk, force=True)
 
     second = _round_past_deadline(
         league,
@@ -159,9 +163,9 @@ def full_league(league, moderator, make_user):
     )
     _pass_deadline(second)
     disputed = match_between(second, 1, 2)
-    services.report_match(reporter=alice, match_id=disputed.pk, points_a=6, points_b=0)
-    services.report_match(reporter=bob, match_id=disputed.pk, points_a=0, points_b=6)
-    services.challenge_match(challenger=carol, match_id=disputed.pk, reason="I watched: it was a draw.")
+    report_match(reporter=alice, match_id=disputed.pk, points_a=6, points_b=0)
+    report_match(reporter=bob, match_id=disputed.pk, points_a=0, points_b=6)
+    challenge_match(challenger=carol, match_id=disputed.pk, reason="I watched: it was a draw.")
 
     league.winners.set([alice])
     League.objects.filter(pk=league.pk).update(winners_note="Alice by a mile.", state=League.State.FINISHED)

@@ -13,7 +13,10 @@ from accounts.services import make_moderator, register_player
 from rounds.models import Round
 from rounds.services import leagues as league_services
 from rounds.services import lifecycle as round_services
-from scoring import services as scoring
+from scoring.services.decisions import challenge_match
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match, report_row
+from scoring.services.table import build_match_table
 from submissions.services.reveal import reveal_round
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
@@ -162,7 +165,7 @@ def _played_round(moderator, league, *, title, opened, hands, players):
         )
     Round.objects.filter(pk=round_.pk).update(opened_at=opened, deadline=opened + timedelta(days=7))
     reveal_round(round_.pk)
-    scoring.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     round_.refresh_from_db()
     return round_
 
@@ -201,8 +204,8 @@ def build_guide_league():
     )
     reported = final_round.deadline + timedelta(days=1)
     for username, row in FIRST_ROUND_ROWS.items():
-        scoring.report_row(player=players[username], round_id=final_round.pk, row=row, now=reported)
-    scoring.finalize_round(actor=moderator, round_id=final_round.pk, now=reported + timedelta(days=1))
+        report_row(player=players[username], round_id=final_round.pk, row=row, now=reported)
+    finalize_round(actor=moderator, round_id=final_round.pk, now=reported + timedelta(days=1))
 
     reported_round = _played_round(
         moderator,
@@ -215,16 +218,16 @@ def build_guide_league():
     # Rows reported so far: WhammeWhamme (01) and nerdyjoe (02) disagree about their match; Subtle_Relevance
     # challenges 03 v 04, which Mogg reported.
     reported = reported_round.deadline + timedelta(hours=20)
-    scoring.report_row(
+    report_row(
         player=players["whamme"],
         round_id=reported_round.pk,
         row="1 | X 0 2 6 0 | 8 | 200 (karakularity bones us)",
         now=reported,
     )
-    scoring.report_row(
+    report_row(
         player=players["nerdyjoe"], round_id=reported_round.pk, row="2 | 4 X 6 6 1", now=reported
     )
-    scoring.report_match(
+    report_match(
         reporter=players["mogg"],
         match_id=_match(reported_round, 3, 4).pk,
         points_a=6,
@@ -232,7 +235,7 @@ def build_guide_league():
         comment="You can't attack.",
         now=reported + timedelta(hours=2),
     )
-    scoring.challenge_match(
+    challenge_match(
         challenger=players["subtle"],
         match_id=_match(reported_round, 3, 4).pk,
         reason="Wear // Tear fused on turn 1 destroys Nevermore before Frost Titan comes down.",

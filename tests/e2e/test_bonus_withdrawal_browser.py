@@ -4,7 +4,7 @@ reason; the award stays listed, struck, and the standings no longer count it."""
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.services.bonus import award_bonus
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import shoot
 from tests.scoring.conftest import make_players, revealed_round  # noqa: F401
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_moderator_withdraws_a_bonus(live_server, page, league, moderator, password, revealed_round):  # noqa: F811
     round_, players = revealed_round(2)
-    services.award_bonus(
+    award_bonus(
         actor=moderator, round_id=round_.pk, player_username=players[0].username, points=25, reason="Typo"
     )
     log_in(page, live_server, "mod", password)

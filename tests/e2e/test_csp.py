@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from rounds.models import Card
 from rounds.services import lifecycle as round_services
-from scoring import services as scoring_services
+from scoring.services.reports import report_row
 from submissions.services import submit as submission_services
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.scoring.conftest import make_players, match_between, revealed_round  # noqa: F401
@@ -88,7 +88,7 @@ def site(league, moderator, player, revealed_round, password):  # noqa: F811
         cards=KJELD,
         attested=submission_services.EVERY_LISTED_RULE,
     )
-    scoring_services.report_row(player=players[0], round_id=round_.pk, row="1 | X 6 4 2")
+    report_row(player=players[0], round_id=round_.pk, row="1 | X 6 4 2")
     card = Card.objects.filter(name="Black Lotus").first() or Card.objects.first()
     return {
         "open": open_round,

@@ -8,7 +8,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match, report_row
+from scoring.services.table import build_match_table
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, PHONE, shoot
 from tests.factories import RoundFactory
@@ -63,10 +65,10 @@ def test_results_page_before_the_reveal(live_server, page, league, make_players,
 
 def test_leagues_list(live_server, page, league, moderator, revealed_round):  # noqa: F811
     round_, players = revealed_round(3)
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0
     )
-    services.finalize_round(actor=moderator, round_id=round_.pk)
+    finalize_round(actor=moderator, round_id=round_.pk)
     RoundFactory(league=league, title="Seven Card Secrets")
     page.goto(f"{live_server.url}/leagues/")
     card = page.locator("article.phm-league-card")
@@ -95,14 +97,14 @@ def _league_of_eight(league, moderator, make_players):  # noqa: F811
         make_hands(round_, players[number % 2 :])
         round_.deadline = timezone.now() - timedelta(days=3 - number)
         round_.save(update_fields=["deadline"])
-        services.build_match_table(round_.pk)
+        build_match_table(round_.pk)
         entrants = players[number % 2 :]
         for row, player in enumerate(entrants, start=1):
             # Each match reported once, by its lower-numbered hand: agreed results, no disputes.
             if row == len(entrants):
                 break  # the last hand's matches are all reported by the others
             cells = [_cell(row, column, number) for column in range(1, len(entrants) + 1)]
-            services.report_row(player=player, round_id=round_.pk, row=f"{row} | {' '.join(cells)}")
+            report_row(player=player, round_id=round_.pk, row=f"{row} | {' '.join(cells)}")
         rounds.append(round_)
     return rounds, players
 

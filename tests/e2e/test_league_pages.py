@@ -4,7 +4,9 @@ chart, on a desktop and a phone."""
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.services.bonus import award_bonus
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match, report_row
 from tests.e2e.test_player_submits_hand import PHONE, shoot
 from tests.scoring.conftest import make_players, revealed_round  # noqa: F401
 
@@ -14,12 +16,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_standings_player_page_and_charts(live_server, page, league, moderator, revealed_round, make_players):  # noqa: F811
     players = make_players(4)
     first, _ = revealed_round(4, players=players)
-    services.report_row(player=players[0], round_id=first.pk, row="1 | X 6 4 2")
-    services.report_row(player=players[3], round_id=first.pk, row="4 | 2 4 6 X")
-    services.finalize_round(actor=moderator, round_id=first.pk)
+    report_row(player=players[0], round_id=first.pk, row="1 | X 6 4 2")
+    report_row(player=players[3], round_id=first.pk, row="4 | 2 4 6 X")
+    finalize_round(actor=moderator, round_id=first.pk)
     second, _ = revealed_round(3, players=players[1:])
-    services.report_row(player=players[1], round_id=second.pk, row="1 | X 6 6")
-    services.award_bonus(
+    report_row(player=players[1], round_id=second.pk, row="1 | X 6 6")
+    award_bonus(
         actor=moderator, round_id=second.pk, player_username=players[2].username, points=50, reason="Rule 7.7"
     )
 
@@ -65,10 +67,10 @@ def test_a_tiebreak_round_shows_the_winner_on_the_league_page(
     league.rounds_planned = 1
     league.save()
     round_, players = revealed_round(2)
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=2, points_b=2
     )
-    services.finalize_round(actor=moderator, round_id=round_.pk)
+    finalize_round(actor=moderator, round_id=round_.pk)
     play_tiebreak(league, players, moderator, 4, 1)
 
     page.goto(f"{live_server.url}/leagues/{league.pk}/")

@@ -12,8 +12,11 @@ from playwright.sync_api import expect
 from outbox.models import Message
 from rounds.services import leagues as league_services
 from rounds.services import lifecycle as round_services
-from scoring import services as scoring_services
 from scoring.models import Match
+from scoring.services.decisions import challenge_match
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match, report_row
+from scoring.services.table import build_match_table
 from submissions.models import Hand
 from submissions.services.preview import declare_not_playing
 from submissions.services.review import review_hand
@@ -44,7 +47,7 @@ def _round(moderator, league, title, deadline_in):
 def _past(round_, players):
     make_hands(round_, players)
     type(round_).objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(hours=1))
-    scoring_services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     round_.refresh_from_db()
     return round_
 
@@ -59,15 +62,15 @@ def season(moderator, player, make_user):
         for name, forum in [("rival", "nerdyjoe"), ("mogg", "Mogg Fanatic"), ("tez", "Tezzeret")]
     ]
     final = _past(_round(moderator, league, "5 Card Alphabetized", timedelta(days=1)), [player, *rivals])
-    scoring_services.report_row(player=player, round_id=final.pk, row="1 | X 6 4 2 | PT | Points")
-    scoring_services.finalize_round(actor=moderator, round_id=final.pk)
+    report_row(player=player, round_id=final.pk, row="1 | X 6 4 2 | PT | Points")
+    finalize_round(actor=moderator, round_id=final.pk)
     revealed = _past(_round(moderator, league, "3 Card Pauper", timedelta(days=1)), [player, *rivals])
     disputed = Match.objects.get(round=revealed, hand_a__player=player, hand_b__player=rivals[0])
-    scoring_services.report_match(reporter=player, match_id=disputed.pk, points_a=6, points_b=0)
-    scoring_services.report_match(reporter=rivals[0], match_id=disputed.pk, points_a=2, points_b=2)
+    report_match(reporter=player, match_id=disputed.pk, points_a=6, points_b=0)
+    report_match(reporter=rivals[0], match_id=disputed.pk, points_a=2, points_b=2)
     challenged = Match.objects.get(round=revealed, hand_a__player=rivals[1], hand_b__player=rivals[2])
-    scoring_services.report_match(reporter=rivals[1], match_id=challenged.pk, points_a=6, points_b=0)
-    scoring_services.challenge_match(
+    report_match(reporter=rivals[1], match_id=challenged.pk, points_a=6, points_b=0)
+    challenge_match(
         challenger=player, match_id=challenged.pk, reason="Tezzeret's hand wins on the play."
     )
     open_round = _round(moderator, league, "5 Card Vintage", timedelta(hours=5))

@@ -10,8 +10,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.services import make_moderator, register_player
-from scoring import services as scoring
 from scoring.models import Match
+from scoring.services.decisions import set_result
+from scoring.services.reports import report_match
+from scoring.services.table import build_match_table
 from submissions.services import submit as services
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import shoot
@@ -36,10 +38,10 @@ def played_round(vintage_round, moderator, player, password):
         )
     round_.deadline = timezone.now() - timedelta(minutes=1)
     round_.save(update_fields=["deadline"])
-    scoring.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     match = Match.objects.get(round=round_, hand_a__number=1, hand_b__number=2)
-    scoring.report_match(reporter=moderator, match_id=match.pk, points_a=6, points_b=0)
-    scoring.report_match(reporter=player, match_id=match.pk, points_a=0, points_b=6)
+    report_match(reporter=moderator, match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=player, match_id=match.pk, points_a=0, points_b=6)
     return round_, match
 
 
@@ -87,7 +89,7 @@ def test_a_league_s_only_moderator_who_plays_decides_in_the_open(
     expect(page.locator("#plays-alone")).to_be_visible()
     shoot(page, "only-moderator-review")
 
-    scoring.set_result(actor=moderator, match_id=match.pk, points_a=6, points_b=0, note="Void locks them")
+    set_result(actor=moderator, match_id=match.pk, points_a=6, points_b=0, note="Void locks them")
     page.context.clear_cookies()
     page.goto(f"{live_server.url}/matches/{match.pk}/")
     expect(page.get_by_text("decided by a moderator who played this round").first).to_be_visible()

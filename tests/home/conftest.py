@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from rounds.services import lifecycle as round_services
-from scoring import services as scoring_services
+from scoring.services.table import build_match_table
 from tests.scoring.conftest import (
     make_hands,
     make_players,  # noqa: F401  (fixture)
@@ -43,7 +43,7 @@ def revealed_round(league, make_players, open_round):  # noqa: F811  (the import
         round_.deadline = timezone.now() - timedelta(minutes=1)
         round_.save(update_fields=["deadline"])
         if build:
-            scoring_services.build_match_table(round_.pk)
+            build_match_table(round_.pk)
         round_.refresh_from_db()
         return round_
 

@@ -12,10 +12,12 @@ from home import selectors
 from outbox.models import Message
 from rounds.services import leagues as round_services
 from rounds.services import lifecycle as round_lifecycle
-from scoring import services as scoring_services
 from scoring.models import Match
-from scoring.player_selectors import player_page
+from scoring.services.decisions import challenge_match, resolve_challenge, set_result
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match, report_row
 from scoring.standings import league_standings, standings_of_leagues
+from stats.player_selectors import player_page
 from submissions import selectors as hand_selectors
 from submissions.models import Hand, HandVersion
 from submissions.services.preview import declare_not_playing
@@ -39,8 +41,8 @@ def home(client, user, password):
 def _challenge(challenger, match, reason="Look again"):
     """A challenge needs a result to challenge: the match's first player reports one first."""
     match = Match.objects.select_related("hand_a").get(pk=match.pk)
-    scoring_services.report_match(reporter=match.hand_a.player, match_id=match.pk, points_a=6, points_b=0)
-    return scoring_services.challenge_match(challenger=challenger, match_id=match.pk, reason=reason)
+    report_match(reporter=match.hand_a.player, match_id=match.pk, points_a=6, points_b=0)
+    return challenge_match(challenger=challenger, match_id=match.pk, reason=reason)
 
 
 def section(html, start_id, end_marker="</section>"):
@@ -233,20 +235,20 @@ def test_matches_needing_a_result_are_listed_and_go_away_once_reported(
     for match in mine:
         assert f'href="/matches/{match.pk}/"' in html
     # The opponent's report does not count as the player's.
-    scoring_services.report_match(reporter=others[0], match_id=mine[0].pk, points_a=6, points_b=0)
+    report_match(reporter=others[0], match_id=mine[0].pk, points_a=6, points_b=0)
     assert "3 matches" in section(home(client, player, password), "needs-title")
-    scoring_services.report_match(reporter=player, match_id=mine[0].pk, points_a=6, points_b=0)
+    report_match(reporter=player, match_id=mine[0].pk, points_a=6, points_b=0)
     html = section(home(client, player, password), "needs-title")
     assert "2 matches of your hand 01 need your result" in html
     assert f'href="/matches/{mine[0].pk}/"' not in html
-    scoring_services.report_row(player=player, round_id=round_.pk, row="1 | X 6 4 2 | PT | Points")
+    report_row(player=player, round_id=round_.pk, row="1 | X 6 4 2 | PT | Points")
     html = section(home(client, player, password), "needs-title")
     assert "Nothing needs you right now." in html
 
 
 def test_finalized_rounds_need_nothing(client, player, make_players, moderator, password, revealed_round):
     round_ = revealed_round([player, *make_players(2)])
-    scoring_services.finalize_round(actor=moderator, round_id=round_.pk)
+    finalize_round(actor=moderator, round_id=round_.pk)
     assert "Nothing needs you right now." in section(home(client, player, password), "needs-title")
 
 
@@ -254,8 +256,8 @@ def test_disputes_and_challenges_involving_the_player(client, player, make_playe
     rival, bystander, stranger = make_players(3)
     round_ = revealed_round([player, rival, bystander, stranger])
     match = Match.objects.get(round=round_, hand_a__player=player, hand_b__player=rival)
-    scoring_services.report_match(reporter=player, match_id=match.pk, points_a=6, points_b=0)
-    scoring_services.report_match(reporter=rival, match_id=match.pk, points_a=0, points_b=6)
+    report_match(reporter=player, match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=rival, match_id=match.pk, points_a=0, points_b=6)
     other = Match.objects.get(round=round_, hand_a__player=bystander, hand_b__player=stranger)
     _challenge(player, other, "That hand cannot win")
 
@@ -275,8 +277,8 @@ def test_latest_results_and_league_positions_come_from_scoring(
 ):
     others = make_players(2)
     round_ = revealed_round([player, *others])
-    scoring_services.report_row(player=player, round_id=round_.pk, row="1 | X 6 4 | PT | Points")
-    scoring_services.finalize_round(actor=moderator, round_id=round_.pk)
+    report_row(player=player, round_id=round_.pk, row="1 | X 6 4 | PT | Points")
+    finalize_round(actor=moderator, round_id=round_.pk)
     entry = player_page(player).entries[-1]
     row = next(row for row in league_standings(round_.league).rows if row.player == player)
 
@@ -304,7 +306,7 @@ def test_standings_of_several_leagues_match_league_standings(
     second = round_services.create_league(actor=moderator, name="League 46", moderators=[moderator])
     others = make_players(3)
     first_round = revealed_round([player, *others])
-    scoring_services.report_row(player=player, round_id=first_round.pk, row="1 | X 6 4 2 | PT | Points")
+    report_row(player=player, round_id=first_round.pk, row="1 | X 6 4 2 | PT | Points")
     revealed_round([others[0], player, others[2]], league=second)
     both = standings_of_leagues([league, second])
     for each in (league, second):
@@ -442,8 +444,8 @@ def test_results_items_disputes_challenges_and_ready_to_finalize(
     assert f'href="/moderate/rounds/{round_.pk}/results/"' in todo
 
     match = Match.objects.get(round=round_, hand_a__player=player, hand_b__player=rival)
-    scoring_services.report_match(reporter=player, match_id=match.pk, points_a=6, points_b=0)
-    scoring_services.report_match(reporter=rival, match_id=match.pk, points_a=0, points_b=6)
+    report_match(reporter=player, match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=rival, match_id=match.pk, points_a=0, points_b=6)
     other = Match.objects.get(round=round_, hand_a__player=rival, hand_b__player=third)
     _challenge(player, other, "Check the stack")
     todo = section(home(client, moderator, password), "todo-title", "</section>")
@@ -451,17 +453,17 @@ def test_results_items_disputes_challenges_and_ready_to_finalize(
     assert f'href="/matches/{match.pk}/"' in todo and "is disputed" in todo
     assert "challenged by Player One" in todo and "Check the stack" in todo
 
-    scoring_services.set_result(actor=moderator, match_id=match.pk, points_a=6, points_b=0)
+    set_result(actor=moderator, match_id=match.pk, points_a=6, points_b=0)
     challenge = other.challenges.get()
-    scoring_services.resolve_challenge(
+    resolve_challenge(
         actor=moderator, challenge_id=challenge.pk, decision="rejected", note="ok"
     )
     for each in Match.objects.filter(round=round_).exclude(pk=match.pk):
-        scoring_services.set_result(actor=moderator, match_id=each.pk, points_a=2, points_b=2)
+        set_result(actor=moderator, match_id=each.pk, points_a=2, points_b=2)
     todo = section(home(client, moderator, password), "todo-title", "</section>")
     assert "every match reported — ready to finalize" in todo
 
-    scoring_services.finalize_round(actor=moderator, round_id=round_.pk)
+    finalize_round(actor=moderator, round_id=round_.pk)
     assert "Nothing needs you right now." in section(
         home(client, moderator, password), "todo-title", "</section>"
     )
@@ -518,11 +520,11 @@ def _player_with_rounds(count, player, make_players, open_round, revealed_round,
         others = make_players(3)
         revealed = revealed_round([player, *others])
         rival_match = Match.objects.get(round=revealed, hand_a__player=player, hand_b__player=others[0])
-        scoring_services.report_match(reporter=player, match_id=rival_match.pk, points_a=6, points_b=0)
-        scoring_services.report_match(reporter=others[0], match_id=rival_match.pk, points_a=0, points_b=6)
+        report_match(reporter=player, match_id=rival_match.pk, points_a=6, points_b=0)
+        report_match(reporter=others[0], match_id=rival_match.pk, points_a=0, points_b=6)
         _challenge(others[1], Match.objects.filter(round=revealed, hand_b__player=others[2]).first(), "Again")
         final = revealed_round([player, *others])
-        scoring_services.finalize_round(actor=moderator, round_id=final.pk)
+        finalize_round(actor=moderator, round_id=final.pk)
 
 
 def test_a_players_page_runs_the_same_queries_for_one_round_or_many(

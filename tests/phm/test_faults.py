@@ -26,7 +26,7 @@ from phm.tasks import ping
 from rounds.models import Round, RoundState
 from rounds.services import lifecycle as round_services
 from scoring.models import Match
-from scoring.services import build_match_table
+from scoring.services.table import build_match_table
 from submissions.models import Hand
 from submissions.services.reveal import reveal_round
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand

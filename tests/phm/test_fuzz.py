@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from accounts.services import register_player
 from rounds.services import lifecycle as round_services
-from scoring import services as scoring_services
 from scoring.models import Challenge
+from scoring.services.table import build_match_table
 from submissions.models import Hand
 from tests.factories import RoundFactory
 from tests.scoring.conftest import make_hands, match_between
@@ -461,7 +461,7 @@ def world(league, moderator, password):
     make_hands(revealed, [p1, p2])
     revealed.deadline = timezone.now() - timedelta(minutes=1)
     revealed.save(update_fields=["deadline"])
-    scoring_services.build_match_table(revealed.pk)
+    build_match_table(revealed.pk)
     match = match_between(revealed, 1, 2)
     challenge = Challenge.objects.create(match=match, challenger=outsider, reason="Fuzzing")
     clients = {}

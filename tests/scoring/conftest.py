@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.services import register_player
-from scoring import services
+from scoring.services.table import build_match_table
 from submissions.models import Hand, HandVersion
 from tests.factories import RoundFactory
 
@@ -71,7 +71,7 @@ def revealed_round(league, make_players):
         round_.deadline = timezone.now() - timedelta(minutes=1)
         round_.save(update_fields=["deadline"])
         if build:
-            services.build_match_table(round_.pk)
+            build_match_table(round_.pk)
         round_.refresh_from_db()
         return round_, players
 

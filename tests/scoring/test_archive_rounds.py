@@ -3,7 +3,7 @@ pages, never counted in the standings (pages, API, exports, the standings of sev
 
 import pytest
 
-from scoring import services
+from scoring.services.reports import report_match
 from scoring.standings import league_standings, standings_of_leagues
 
 from .conftest import match_between
@@ -16,11 +16,11 @@ def counted_and_archive(league, revealed_round, make_players):
     """Round 1 counts: 01 beats 02 (6-0). Round 2 is imported and archive-only: 02 beats 01."""
     players = make_players(2)
     counted, _ = revealed_round(2, players=players)
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(counted, 1, 2).pk, points_a=6, points_b=0
     )
     archive, _ = revealed_round(2, players=players)
-    services.report_match(
+    report_match(
         reporter=players[1], match_id=match_between(archive, 1, 2).pk, points_a=0, points_b=6
     )
     archive.title = "Old forum round"
@@ -65,7 +65,7 @@ def test_standings_api_exports_and_page(counted_and_archive, client):
 
 def test_player_page_lists_both_rounds_and_totals_only_the_counted(counted_and_archive, client):
     _league, players, counted, archive = counted_and_archive
-    from scoring.player_selectors import player_page
+    from stats.player_selectors import player_page
 
     page = player_page(players[1])
     assert [entry.round for entry in page.entries] == [counted, archive]

@@ -8,8 +8,10 @@ import pytest
 from django.utils import timezone
 
 from accounts.services import register_player
-from scoring import services
 from scoring.models import BonusAward
+from scoring.services.bonus import award_bonus
+from scoring.services.errors import ScoringConflict, ScoringInputError
+from scoring.services.table import build_match_table
 from tests.factories import RoundFactory
 
 from .conftest import make_hands
@@ -32,14 +34,14 @@ def bonus_round(league):
         make_hands(round_, players)
         round_.deadline = timezone.now() - timedelta(minutes=1)
         round_.save(update_fields=["deadline"])
-        services.build_match_table(round_.pk)
+        build_match_table(round_.pk)
         return round_
 
     return make
 
 
 def award(moderator, round_, name):
-    return services.award_bonus(
+    return award_bonus(
         actor=moderator, round_id=round_.pk, player_username=name, points=2, reason="Tribal"
     )
 
@@ -53,12 +55,12 @@ def test_the_name_in_the_tables_or_the_login_name_any_case(moderator, people, bo
 
 def test_an_unknown_name_gets_the_closest_players_of_the_round(moderator, people, bonus_round):
     round_ = bonus_round([people("alice", "Alice_PHM"), people("bob", "Bobby")])
-    with pytest.raises(services.ScoringInputError) as refused:
+    with pytest.raises(ScoringInputError) as refused:
         award(moderator, round_, "Alise_PHM")
     assert refused.value.errors["player"] == [
         f"No player of round {round_.code} is called “Alise_PHM”. Did you mean Alice_PHM?"
     ]
-    with pytest.raises(services.ScoringInputError) as refused:
+    with pytest.raises(ScoringInputError) as refused:
         award(moderator, round_, "zzzz")
     assert refused.value.errors["player"] == [
         f"No player of round {round_.code} is called “zzzz”. Its players: Alice_PHM, Bobby."
@@ -73,7 +75,7 @@ def test_one_persons_forum_name_is_anothers_login(moderator, people, bonus_round
     assert award(moderator, only_carol, "Bob").player == carol  # the one with a hand in the round
     both = bonus_round([bob, carol])
     assert award(moderator, both, "bob").player == bob  # a login spelled exactly: the API's username
-    with pytest.raises(services.ScoringInputError) as refused:
+    with pytest.raises(ScoringInputError) as refused:
         award(moderator, both, "BOB")
     assert refused.value.errors["player"] == [
         "“BOB” names more than one person: Robert (login bob) or Bob (login carol). Type the login name."
@@ -83,7 +85,7 @@ def test_one_persons_forum_name_is_anothers_login(moderator, people, bonus_round
 def test_a_known_person_without_a_hand_is_named_as_the_tables_would(moderator, people, bonus_round):
     round_ = bonus_round([people("alice", "Alice_PHM")])
     people("erin", "Erin the Red")
-    with pytest.raises(services.ScoringInputError) as refused:
+    with pytest.raises(ScoringInputError) as refused:
         award(moderator, round_, "erin the red")
     assert refused.value.errors["player"][0].startswith(f"Erin the Red has no hand in round {round_.code}")
 
@@ -92,7 +94,7 @@ def test_before_the_deadline_no_name_is_judged(moderator, people, league):
     round_ = RoundFactory(league=league)
     make_hands(round_, [people("alice", "Alice_PHM")])
     for typed in ["Alice_PHM", "Alise_PHM"]:  # no suggestion tells who has a hand before the reveal
-        with pytest.raises(services.ScoringConflict):
+        with pytest.raises(ScoringConflict):
             award(moderator, round_, typed)
 
 

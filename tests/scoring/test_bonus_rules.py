@@ -5,8 +5,8 @@ The round table's League points are the round's own (5.2), before bonus; the sta
 import pytest
 from django.db import IntegrityError, transaction
 
-from scoring import services
 from scoring.models import BonusAward
+from scoring.services.bonus import award_bonus
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def test_both_pages_say_whether_bonus_is_in_their_league_points(
     revealed_round, moderator, client, api_client
 ):
     round_, players = revealed_round(2)
-    services.award_bonus(
+    award_bonus(
         actor=moderator, round_id=round_.pk, player_username=players[0].username, points=7, reason="7.7"
     )
     results = client.get(f"/rounds/{round_.pk}/results/").content.decode()

@@ -8,10 +8,12 @@ from django.utils import timezone
 
 from archive.transfer import export_league
 from audit.models import AuditEntry
-from scoring import services
 from scoring.models import BonusAward
-from scoring.player_selectors import player_page
+from scoring.services.bonus import award_bonus, withdraw_bonus
+from scoring.services.errors import ScoringConflict, ScoringForbidden, ScoringInputError
+from scoring.services.finalization import finalize_round
 from scoring.standings import league_standings
+from stats.player_selectors import player_page
 
 pytestmark = pytest.mark.django_db
 
@@ -20,14 +22,14 @@ pytestmark = pytest.mark.django_db
 def awarded(revealed_round, moderator):
     """A revealed round of two hands and a mistaken +25 bonus for its first player."""
     round_, players = revealed_round(2)
-    award = services.award_bonus(
+    award = award_bonus(
         actor=moderator, round_id=round_.pk, player_username=players[0].username, points=25, reason="Typo"
     )
     return round_, players, award
 
 
 def _withdraw(moderator, award, reason="Meant for someone else"):
-    return services.withdraw_bonus(actor=moderator, award_id=award.pk, reason=reason)
+    return withdraw_bonus(actor=moderator, award_id=award.pk, reason=reason)
 
 
 def test_the_service_marks_the_award_withdrawn_and_keeps_it(awarded, moderator):
@@ -52,8 +54,8 @@ def test_it_is_audited_on_the_round(awarded, moderator):
 def test_a_reason_is_required(awarded, moderator):
     _, _, award = awarded
     for blank in ("", "   ", None):
-        with pytest.raises(services.ScoringInputError) as raised:
-            services.withdraw_bonus(actor=moderator, award_id=award.pk, reason=blank)
+        with pytest.raises(ScoringInputError) as raised:
+            withdraw_bonus(actor=moderator, award_id=award.pk, reason=blank)
         assert "reason" in raised.value.errors
     award.refresh_from_db()
     assert not award.withdrawn and not AuditEntry.objects.filter(action="round.bonus_withdrawn").exists()
@@ -62,8 +64,8 @@ def test_a_reason_is_required(awarded, moderator):
 def test_only_a_moderator_of_the_league_can_withdraw(awarded, other_moderator):
     _, players, award = awarded
     for someone in (players[0], players[1], other_moderator):
-        with pytest.raises(services.ScoringForbidden):
-            services.withdraw_bonus(actor=someone, award_id=award.pk, reason="Mine")
+        with pytest.raises(ScoringForbidden):
+            withdraw_bonus(actor=someone, award_id=award.pk, reason="Mine")
     award.refresh_from_db()
     assert not award.withdrawn
 
@@ -71,7 +73,7 @@ def test_only_a_moderator_of_the_league_can_withdraw(awarded, other_moderator):
 def test_twice_is_a_conflict_and_keeps_the_first_reason(awarded, moderator):
     _, _, award = awarded
     _withdraw(moderator, award, reason="First")
-    with pytest.raises(services.ScoringConflict, match="already withdrawn: First"):
+    with pytest.raises(ScoringConflict, match="already withdrawn: First"):
         _withdraw(moderator, award, reason="Second")
     award.refresh_from_db()
     assert award.withdrawal_reason == "First"
@@ -81,7 +83,7 @@ def test_twice_is_a_conflict_and_keeps_the_first_reason(awarded, moderator):
 def test_a_final_round_follows_the_awarding_rule(awarded, moderator):
     """Bonus is kept apart from the frozen table and can be awarded after finalization: so can it be withdrawn."""
     round_, _, award = awarded
-    services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+    finalize_round(actor=moderator, round_id=round_.pk, force=True)
     _withdraw(moderator, award)
     assert league_standings(round_.league).rows[0].bonus_points == 0
 
@@ -98,7 +100,7 @@ def test_the_database_wants_a_complete_withdrawal(awarded, moderator):
 
 def test_it_stops_counting_everywhere(awarded, moderator, client, api_client):
     round_, players, award = awarded
-    services.award_bonus(
+    award_bonus(
         actor=moderator, round_id=round_.pk, player_username=players[0].username, points=3, reason="Right one"
     )
 

@@ -6,7 +6,10 @@ from pathlib import Path
 
 from django.utils.safestring import SafeString
 
-from scoring import charts
+from scoring.charts.bar import bar_chart
+from scoring.charts.line import line_chart
+from scoring.charts.marks import SERIES_CLASSES
+from scoring.charts.scale import _number, nice_scale
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -23,7 +26,7 @@ def texts(svg):
 
 
 def test_line_chart_is_safe_accessible_svg_with_title_desc_and_labels():
-    html = charts.line_chart(
+    html = line_chart(
         [("Alice", [300, 450, None, 500]), ("Bob", [100, 0, 200, 250])],
         title="League points per round",
         y_label="League points",
@@ -58,23 +61,23 @@ def test_line_chart_is_safe_accessible_svg_with_title_desc_and_labels():
 
 
 def test_line_chart_axis_runs_from_zero_to_a_round_maximum_with_gridlines():
-    html = charts.line_chart([("Me", [433, 517])], title="T", y_label="League points", x_labels=["a", "b"])
+    html = line_chart([("Me", [433, 517])], title="T", y_label="League points", x_labels=["a", "b"])
     labels = texts(svg_of(html))
     assert "0" in labels and "600" in labels
     assert "700" not in labels
-    assert charts.nice_scale(517) == (600, 100)
-    assert charts.nice_scale(6) == (6, 1)
-    assert charts.nice_scale(12, ticks=4) == (15, 5)
-    assert charts.nice_scale(0) == (5, 1)
+    assert nice_scale(517) == (600, 100)
+    assert nice_scale(6) == (6, 1)
+    assert nice_scale(12, ticks=4) == (15, 5)
+    assert nice_scale(0) == (5, 1)
 
 
 def test_names_are_escaped_everywhere():
     evil = '<script>alert("x")</script> & "Bob"'
-    html = charts.line_chart([(evil, [1, 2])], title=f"Chart of {evil}", y_label="y<", x_labels=[evil, "b"])
+    html = line_chart([(evil, [1, 2])], title=f"Chart of {evil}", y_label="y<", x_labels=[evil, "b"])
     assert "<script>" not in html
     assert "&lt;script&gt;" in html
     svg_of(html)  # still well-formed
-    html = charts.bar_chart([(evil, 3)], title=evil, value_label="Hands & more")
+    html = bar_chart([(evil, 3)], title=evil, value_label="Hands & more")
     assert "<script>" not in html
     assert "&lt;script&gt;" in html
     assert "Hands &amp; more" in html
@@ -83,7 +86,7 @@ def test_names_are_escaped_everywhere():
 
 def test_many_series_move_the_numbers_to_a_visible_table():
     series = [(f"Player {n}", [n * 10, n * 20]) for n in range(1, 7)]
-    html = charts.line_chart(series, title="Top players", y_label="League points", x_labels=["r1", "r2"])
+    html = line_chart(series, title="Top players", y_label="League points", x_labels=["r1", "r2"])
     assert "Show the values" in html
     assert "<td>120</td>" in html
     labels = texts(svg_of(html))
@@ -91,14 +94,14 @@ def test_many_series_move_the_numbers_to_a_visible_table():
 
 
 def test_line_chart_without_values_says_so():
-    html = charts.line_chart([("Me", [None, None])], title="T", y_label="League points", x_labels=["a", "b"])
+    html = line_chart([("Me", [None, None])], title="T", y_label="League points", x_labels=["a", "b"])
     assert "No values yet" in html
     svg_of(html)
 
 
 def test_bar_chart_writes_each_value_at_the_end_of_its_bar_in_the_given_order():
     bars = [("Black Lotus", 12), ("Mox Pearl", 7), ("Ancestral Recall", 0), ("Time Walk", 2.5)]
-    html = charts.bar_chart(bars, title="Most played", value_label="Hands")
+    html = bar_chart(bars, title="Most played", value_label="Hands")
     assert isinstance(html, SafeString)
     svg = svg_of(html)
     assert svg.get("role") == "img"
@@ -110,7 +113,7 @@ def test_bar_chart_writes_each_value_at_the_end_of_its_bar_in_the_given_order():
     for group, (label, value) in zip(groups, bars, strict=True):
         names = ["".join(t.itertext()) for t in group.iter(f"{SVG}text")]
         assert names[0].startswith(label)
-        assert names[-1] == charts._number(value)
+        assert names[-1] == _number(value)
     widths = [float(group.find(f"{SVG}rect").get("width")) for group in groups]
     assert widths[0] > widths[1] > widths[3] > widths[2] == 0
     assert "Hands" in texts(svg)
@@ -119,7 +122,7 @@ def test_bar_chart_writes_each_value_at_the_end_of_its_bar_in_the_given_order():
 
 def test_long_labels_are_shortened_on_the_picture_but_whole_in_title_and_table():
     name = "Asmoranomardicadaistinaculdacar the Long"
-    html = charts.bar_chart([(name, 3)], title="t", value_label="Hands")
+    html = bar_chart([(name, 3)], title="t", value_label="Hands")
     assert f"<title>{name}</title>" in html
     assert f'<th scope="row">{name}</th>' in html
 
@@ -155,7 +158,7 @@ def _css_colours():
 
 
 def test_series_are_drawn_in_their_class_colour():
-    html = charts.line_chart(
+    html = line_chart(
         [("Alice", [1, 2]), ("Bob", [2, 1])], title="T", y_label="League points", x_labels=["a", "b"]
     )
     svg = svg_of(html)
@@ -167,7 +170,7 @@ def test_series_are_drawn_in_their_class_colour():
 
 
 def test_bars_are_the_sites_violet_by_class():
-    html = charts.bar_chart([("Black Lotus", 3)], title="t", value_label="Hands")
+    html = bar_chart([("Black Lotus", 3)], title="t", value_label="Hands")
     rect = svg_of(html).find(f".//{SVG}rect")
     assert rect.get("class") == "phm-chart-bar" and rect.get("fill") == "currentColor"
     assert _css_colours()["phm-chart-bar"] == "#5b3cc4"  # --phm-violet, the site's primary colour
@@ -175,9 +178,9 @@ def test_bars_are_the_sites_violet_by_class():
 
 def test_every_series_class_has_a_colour_readable_on_white():
     colours = _css_colours()
-    for name in charts.SERIES_CLASSES:
+    for name in SERIES_CLASSES:
         assert name in colours, name
         ratio = 1.05 / (_luminance(colours[name]) + 0.05)
         assert ratio >= 4.5, (name, colours[name], ratio)
     assert colours["phm-series-1"] == "#5b3cc4"
-    assert len({colours[name] for name in charts.SERIES_CLASSES}) == len(charts.SERIES_CLASSES)
+    assert len({colours[name] for name in SERIES_CLASSES}) == len(SERIES_CLASSES)

@@ -6,8 +6,9 @@ import pytest
 
 from audit.models import AuditEntry
 from rounds.models import RoundState
-from scoring import services
 from scoring.models import Match
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match
 from submissions.corrections import CorrectedEntry, apply_correction
 from submissions.errors import HandConflict, HandInputError, ReviewNotAllowed
 from submissions.models import HandReview, HandVersion
@@ -26,7 +27,7 @@ def imported_round(revealed_round):
     round_, players = revealed_round(3)
     match = match_between(round_, 1, 2)
     for player in players[:2]:
-        services.report_match(reporter=player, match_id=match.pk, points_a=6, points_b=0)
+        report_match(reporter=player, match_id=match.pk, points_a=6, points_b=0)
     round_.imported_fingerprint = "c" * 64
     round_.save(update_fields=["imported_fingerprint"])
     return round_, players
@@ -34,7 +35,7 @@ def imported_round(revealed_round):
 
 def test_correction_of_a_final_round_keeps_its_results(imported_round, moderator):
     round_, players = imported_round
-    services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+    finalize_round(actor=moderator, round_id=round_.pk, force=True)
     before = {m.pk: (m.status, m.points_a, m.points_b) for m in Match.objects.filter(round=round_)}
     result = apply_correction(
         actor=moderator, round_id=round_.pk, corrections=[(2, "Moxen Galore", CORRECTED)], reason=REASON

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from archive.transfer import export_league, import_league
 from rounds.models import Round
-from scoring import services
+from scoring.services.table import build_match_table
 from submissions.models import Hand, HandStatus, HandVersion
 from tests.factories import RoundFactory
 
@@ -68,7 +68,7 @@ def decided_round(league, make_players, moderator):
     answer(round_, players[0], tribe="Goblin", motto=SECRET_MOTTO)
     answer(round_, players[1], tribe="Elf")
     replace_with_similar(round_, players[1], moderator)
-    services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     round_.refresh_from_db()
     return round_, players
 

@@ -15,8 +15,11 @@ from accounts.services import make_moderator, register_player
 from outbox.models import Message, Notification
 from rounds.services import catalog as catalog_services
 from rounds.services import lifecycle as round_services
-from scoring import services
 from scoring.models import Challenge
+from scoring.services.bonus import award_bonus
+from scoring.services.decisions import challenge_match, resolve_challenge, set_result
+from scoring.services.errors import ScoringForbidden
+from scoring.services.reports import report_match
 from submissions.services.review import review_hand
 from submissions.services.submit import tiebreak_message
 from webhooks import services as webhook_services
@@ -43,10 +46,10 @@ def challenged_round(revealed_round, make_players, moderator):
     """A revealed round of 3 hands: 01 v 02 reported by one side and challenged by an outsider; a bonus."""
     round_, players = revealed_round(3)
     match = match_between(round_, 1, 2)
-    services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
     outsider = make_players(1, prefix="x")[0]  # x1, "Forum x1"
-    services.challenge_match(challenger=outsider, match_id=match.pk, reason="Mox")
-    services.award_bonus(
+    challenge_match(challenger=outsider, match_id=match.pk, reason="Mox")
+    award_bonus(
         actor=moderator, round_id=round_.pk, player_username="Forum p2", points=2, reason="Tribal"
     )
     return round_, players, outsider
@@ -85,7 +88,7 @@ def test_the_challenge_notification_and_email(challenged_round):
 def test_the_challenge_decision_email(moderator, challenged_round):
     _round, _players, outsider = challenged_round
     challenge = Challenge.objects.get(challenger=outsider)
-    services.resolve_challenge(
+    resolve_challenge(
         actor=moderator, challenge_id=challenge.pk, decision="rejected", note="Checked."
     )
     body = Message.objects.filter(kind="match.decision").first().body
@@ -107,8 +110,8 @@ def test_a_sole_moderator_who_played_is_named_by_forum_name_on_the_results_page(
     client, revealed_round, moderator, make_players
 ):
     round_, _players = revealed_round(2, players=[moderator, *make_players(1)])
-    services.set_result(actor=moderator, match_id=match_between(round_, 1, 2).pk, points_a=4, points_b=1)
-    services.award_bonus(actor=moderator, round_id=round_.pk, player_username="mod", points=1, reason="Own")
+    set_result(actor=moderator, match_id=match_between(round_, 1, 2).pk, points_a=4, points_b=1)
+    award_bonus(actor=moderator, round_id=round_.pk, player_username="mod", points=1, reason="Own")
     html = client.get(f"/rounds/{round_.pk}/results/").content.decode()
     assert "result 4\u20131 set by The Moderator" in html
     assert "Bonus +1 to The Moderator, awarded by themselves" in html
@@ -159,8 +162,8 @@ def test_messages_that_name_another_moderator(moderator, league, make_user, reve
     make_moderator(other)
     league.moderators.add(other)
     round_, _players = revealed_round(2, players=[moderator, *make_players(1)])
-    with pytest.raises(services.ScoringForbidden) as refused:
-        services.set_result(actor=moderator, match_id=match_between(round_, 1, 2).pk, points_a=4, points_b=1)
+    with pytest.raises(ScoringForbidden) as refused:
+        set_result(actor=moderator, match_id=match_between(round_, 1, 2).pk, points_a=4, points_b=1)
     assert "(Second Mod)" in str(refused.value)
 
 

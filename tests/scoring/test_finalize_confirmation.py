@@ -3,8 +3,10 @@ the API's finalize is a contract and stays as it is."""
 
 import pytest
 
-from scoring import services
 from scoring.selectors import finalization_consequences, moderator_queue, results_table
+from scoring.services.decisions import challenge_match
+from scoring.services.finalization import open_items
+from scoring.services.reports import report_match
 
 from .conftest import match_between
 
@@ -19,14 +21,14 @@ def test_the_page_says_what_finalizing_does_before_it_is_done(
     revealed_round, client, moderator, make_players
 ):
     round_, players = revealed_round(4)  # 6 matches
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0
     )
     both = match_between(round_, 1, 3)
-    services.report_match(reporter=players[0], match_id=both.pk, points_a=6, points_b=0)
-    services.report_match(reporter=players[2], match_id=both.pk, points_a=2, points_b=2)  # disputed
+    report_match(reporter=players[0], match_id=both.pk, points_a=6, points_b=0)
+    report_match(reporter=players[2], match_id=both.pk, points_a=2, points_b=2)  # disputed
     outsider = make_players(1, prefix="x")[0]
-    services.challenge_match(challenger=outsider, match_id=match_between(round_, 1, 2).pk, reason="Mox")
+    challenge_match(challenger=outsider, match_id=match_between(round_, 1, 2).pk, reason="Mox")
     client.force_login(moderator)
     html = page_of(client, round_)
     assert "4 matches nobody reported become 0-0 (rule 6.3b)." in html
@@ -38,11 +40,11 @@ def test_the_page_says_what_finalizing_does_before_it_is_done(
 
 def test_the_sentences_for_a_round_with_every_result_in(revealed_round):
     round_, players = revealed_round(2)
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=4, points_b=1
     )
     lines = finalization_consequences(
-        results_table(round_), moderator_queue(round_.pk), services.open_items(round_.pk)
+        results_table(round_), moderator_queue(round_.pk), open_items(round_.pk)
     )
     assert lines == [
         "Every match has a result: none becomes 0-0 by rule 6.3b.",
@@ -74,8 +76,8 @@ def test_without_the_tick_nothing_is_finalized_and_the_page_says_why(revealed_ro
 def test_the_tick_is_kept_when_finalizing_is_refused_for_open_items(revealed_round, client, moderator):
     round_, players = revealed_round(2)
     match = match_between(round_, 1, 2)
-    services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
-    services.report_match(reporter=players[1], match_id=match.pk, points_a=2, points_b=2)
+    report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=players[1], match_id=match.pk, points_a=2, points_b=2)
     client.force_login(moderator)
     html = client.post(
         f"/moderate/rounds/{round_.pk}/results/", {"action": "finalize", "confirm": "on"}

@@ -4,9 +4,10 @@ from the form, and BBCode typed into names and reasons that must stay inert in e
 import pytest
 
 from accounts.models import Profile
-from scoring import services
 from scoring.models import BonusAward, Challenge, MatchReport
+from scoring.services.bonus import award_bonus
 from scoring.services.errors import ScoringInputError
+from scoring.services.league import declare_winners
 from scoring.standings import league_standings
 from scoring.standings_exports import standings_bbcode
 from submissions.models import Hand
@@ -79,7 +80,7 @@ def test_results_exports_escape_hand_and_forum_names(revealed_round, client, mod
 def test_standings_export_cannot_leave_its_code_block(revealed_round, client, moderator, league):
     round_, players = revealed_round(2)
     Profile.objects.filter(user=players[0]).update(forum_username=BREAKOUT)
-    services.award_bonus(
+    award_bonus(
         actor=moderator, round_id=round_.pk, player_username=players[1].username, points=5, reason=IMG
     )
     text = client.get(f"/leagues/{league.pk}/export/standings.bbcode").content.decode()
@@ -118,5 +119,5 @@ def test_csv_exports_stay_formula_safe(revealed_round, client, league):
 
 def test_the_winners_note_is_capped(league, moderator):
     with pytest.raises(ScoringInputError) as refused:
-        services.declare_winners(actor=moderator, league_id=league.pk, usernames=["x"], note="n" * 5001)
+        declare_winners(actor=moderator, league_id=league.pk, usernames=["x"], note="n" * 5001)
     assert "note" in refused.value.errors

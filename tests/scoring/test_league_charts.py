@@ -5,7 +5,9 @@ import re
 
 import pytest
 
-from scoring import services
+from scoring.services.bonus import award_bonus
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match
 from scoring.standings import league_standings
 
 from .conftest import match_between
@@ -18,13 +20,13 @@ def two_rounds(league, revealed_round, make_players, moderator):
     """p1 wins round 1 (600 v 0), misses round 2; p2 gets 100 in round 2 and a +50 bonus there, p3 400."""
     players = make_players(3)
     first, _ = revealed_round(2, players=players[:2])
-    services.report_match(reporter=players[0], match_id=match_between(first, 1, 2).pk, points_a=6, points_b=0)
-    services.finalize_round(actor=moderator, round_id=first.pk)
+    report_match(reporter=players[0], match_id=match_between(first, 1, 2).pk, points_a=6, points_b=0)
+    finalize_round(actor=moderator, round_id=first.pk)
     second, _ = revealed_round(2, players=players[1:])
-    services.report_match(
+    report_match(
         reporter=players[1], match_id=match_between(second, 1, 2).pk, points_a=1, points_b=4
     )
-    services.award_bonus(
+    award_bonus(
         actor=moderator, round_id=second.pk, player_username=players[1].username, points=50, reason="Rule 7.7"
     )
     return first, second, players
@@ -67,7 +69,7 @@ def test_the_results_chart_waits_for_a_report(client, revealed_round):
     html = client.get(f"/rounds/{round_.pk}/results/").content.decode()
     assert "How each hand did" in html and "No results reported yet" in html
     assert "<svg" not in html
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0
     )
     html = client.get(f"/rounds/{round_.pk}/results/").content.decode()

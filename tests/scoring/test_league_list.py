@@ -10,7 +10,10 @@ from django.utils import timezone
 
 from rounds.models import RoundState
 from rounds.services.leagues import create_league
-from scoring import services
+from scoring.services.finalization import finalize_round
+from scoring.services.league import declare_winners
+from scoring.services.reports import report_match
+from scoring.services.table import build_match_table
 from tests.factories import RoundFactory
 
 from .conftest import make_hands, match_between
@@ -39,10 +42,10 @@ def test_a_running_league_with_its_leader_open_round_and_players(
     client, league, revealed_round, make_players
 ):
     round_, players = revealed_round(3)
-    services.report_match(
+    report_match(
         reporter=players[1], match_id=match_between(round_, 1, 2).pk, points_a=0, points_b=6
     )
-    services.finalize_round(actor=league.moderators.first(), round_id=round_.pk)
+    finalize_round(actor=league.moderators.first(), round_id=round_.pk)
     latecomer = make_players(1, prefix="late")[0]
     open_round = RoundFactory(league=league, title="Seven Card Secrets")
     make_hands(open_round, [latecomer])
@@ -68,10 +71,10 @@ def test_a_finished_league_shows_its_winners(client, league, revealed_round, mod
     league.rounds_planned = 1
     league.save(update_fields=["rounds_planned"])
     round_, players = revealed_round(2)
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0
     )
-    services.finalize_round(actor=moderator, round_id=round_.pk)
+    finalize_round(actor=moderator, round_id=round_.pk)
     html = card_of(leagues_page(client), league.name)
     assert "Finished" in html and "Winner:" in html and "Forum p1" in html
     assert "600 League points" in html and "1 of 1 played" in html
@@ -79,7 +82,7 @@ def test_a_finished_league_shows_its_winners(client, league, revealed_round, mod
 
 def test_declared_joint_winners(client, league, revealed_round, moderator):
     _, players = revealed_round(3)
-    services.declare_winners(
+    declare_winners(
         actor=moderator, league_id=league.pk, usernames=[players[0].username, players[2].username]
     )
     html = card_of(leagues_page(client), league.name)
@@ -91,10 +94,10 @@ def test_a_league_waiting_for_a_tiebreak(client, league, revealed_round, moderat
     league.rounds_planned = 1
     league.save(update_fields=["rounds_planned"])
     round_, players = revealed_round(2)
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=2, points_b=2
     )
-    services.finalize_round(actor=moderator, round_id=round_.pk)
+    finalize_round(actor=moderator, round_id=round_.pk)
     html = card_of(leagues_page(client), league.name)
     assert "Waiting for a tie-break" in html
     assert "Tied for first:" in html and "Forum p1" in html and "Forum p2" in html
@@ -120,7 +123,7 @@ def _populate(moderator, leagues, players_per_round, make_players):
             make_hands(round_, players)
             round_.deadline = timezone.now() - timedelta(days=3 - position)
             round_.save(update_fields=["deadline"])
-            services.build_match_table(round_.pk)
+            build_match_table(round_.pk)
         RoundFactory(league=league, number=3, title=f"Open round {number}")
 
 

@@ -17,6 +17,7 @@ from outbox import unread
 from outbox.models import Notification
 from phm.pagination import Page, page_of, with_page_headers
 from rounds.services import lifecycle as round_services
+from scoring.services.table import build_match_table
 
 from .conftest import make_hands
 
@@ -163,10 +164,8 @@ def test_a_page_of_rounds_costs_the_same_queries_whatever_the_site(
 
 
 def test_the_standings_in_pages(league, revealed, api_client):
-    from scoring import services
-
     round_ = revealed(4)
-    services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     whole = api_client.get(f"/api/leagues/{league.pk}/standings/")
     assert len(whole.json()) == 4 and whole["X-Total-Count"] == "4"
     first, second = (
@@ -180,10 +179,8 @@ def test_the_standings_in_pages(league, revealed, api_client):
 def test_a_page_of_standings_costs_the_same_queries_whatever_the_league(
     league, revealed, size, django_assert_num_queries
 ):
-    from scoring import services
-
     round_ = revealed(size, prefix=f"s{size}-")
-    services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     client = APIClient()
     with django_assert_num_queries(8):
         response = client.get(f"/api/leagues/{league.pk}/standings/?limit=1")
@@ -245,7 +242,6 @@ def test_the_guides_page_example_is_what_the_api_answers(league, api_client, set
     from django.contrib.auth import get_user_model
 
     from accounts.models import Profile
-    from scoring import services
     from tests.factories import RoundFactory
 
     text = (Path(__file__).resolve().parents[2] / GUIDE).read_text()
@@ -264,7 +260,7 @@ def test_the_guides_page_example_is_what_the_api_answers(league, api_client, set
     make_hands(round_, players)
     round_.deadline = timezone.now() - timedelta(minutes=1)
     round_.save(update_fields=["deadline"])
-    services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
 
     settings.ALLOWED_HOSTS = ["phm.example"]
     path = re.search(r'"\$PHM(/[^"]+)"', command).group(1).replace("$ROUND", str(round_.pk))

@@ -4,8 +4,8 @@ three per-row foreign keys): on SQLite and PostgreSQL alike, but for the hand-de
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from scoring import services
 from scoring.models import Match, MatchReport
+from scoring.services.table import build_match_table
 from submissions.models import Hand
 
 from .conftest import match_between
@@ -79,7 +79,7 @@ def test_on_postgresql_a_hand_that_matches_name_cannot_be_deleted(revealed_round
 
     _refused(delete_behind_djangos_back)
     assert Hand.objects.filter(pk=hand.pk).exists()
-    assert services.build_match_table(round_.pk) is not None
+    assert build_match_table(round_.pk) is not None
 
 
 @pytest.mark.django_db

@@ -9,8 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from scoring import match_workbench, services
+from scoring import match_workbench
 from scoring.models import MatchReport
+from scoring.services.decisions import challenge_match, resolve_challenge, set_result
+from scoring.services.reports import report_match
+from scoring.services.table import build_match_table
 from submissions.models import HandVersion
 from tests.factories import RoundFactory
 
@@ -29,7 +32,7 @@ def two_hands(revealed_round):
     HandVersion.objects.filter(hand__round=round_, hand__player=players[1]).update(
         cards=["Time Walk", "Wear // Tear", "Delver of Secrets", "Brand New Spoiler"]
     )
-    services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     return players, match_between(round_, 1, 2)
 
 
@@ -124,8 +127,8 @@ def test_a_third_party_sees_both_hands_named_in_every_choice(two_hands, client, 
 def test_the_moderator_tools_are_apart_and_name_the_hands(two_hands, client, moderator, make_players):
     players, match = two_hands
     [outsider] = make_players(1, prefix="x")
-    services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
-    challenge = services.challenge_match(challenger=outsider, match_id=match.pk, reason="Never played")
+    report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+    challenge = challenge_match(challenger=outsider, match_id=match.pk, reason="Never played")
     client.force_login(moderator)
     body = client.get(f"/matches/{match.pk}/").content.decode()
     tools = body[body.index('id="moderator-tools"') :]
@@ -155,11 +158,11 @@ def test_the_moderator_tools_are_apart_and_name_the_hands(two_hands, client, mod
 def test_people_are_shown_by_forum_name_everywhere_on_the_page(two_hands, client, moderator, make_players):
     players, match = two_hands
     [outsider] = make_players(1, prefix="x")
-    services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
-    services.report_match(reporter=outsider, match_id=match.pk, points_a=4, points_b=1)
-    challenge = services.challenge_match(challenger=outsider, match_id=match.pk, reason="Hmm")
-    services.resolve_challenge(actor=moderator, challenge_id=challenge.pk, decision="rejected", note="Fine")
-    services.set_result(actor=moderator, match_id=match.pk, points_a=2, points_b=2, note="Split")
+    report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=outsider, match_id=match.pk, points_a=4, points_b=1)
+    challenge = challenge_match(challenger=outsider, match_id=match.pk, reason="Hmm")
+    resolve_challenge(actor=moderator, challenge_id=challenge.pk, decision="rejected", note="Fine")
+    set_result(actor=moderator, match_id=match.pk, points_a=2, points_b=2, note="Split")
     client.force_login(moderator)
     body = client.get(f"/matches/{match.pk}/").content.decode()
     main = body[body.index('<main id="main"') : body.index("</main>")]
@@ -181,7 +184,7 @@ def test_a_sole_moderator_playing_the_match_gets_both_forms_each_phrased_its_way
     make_hands(round_, [moderator, other])
     round_.deadline = timezone.now() - timedelta(minutes=1)
     round_.save(update_fields=["deadline"])
-    services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     match = match_between(round_, 1, 2)
     client.force_login(moderator)
     body = client.get(f"/matches/{match.pk}/").content.decode()
@@ -197,9 +200,9 @@ def test_the_page_phrases_results_without_extra_queries(revealed_round, client, 
     for size in (3, 12):
         round_, players = revealed_round(size)
         match = match_between(round_, 1, 2)
-        services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
-        services.report_match(reporter=players[2], match_id=match.pk, points_a=4, points_b=1)
-        services.challenge_match(challenger=players[2], match_id=match.pk, reason="Why")
+        report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+        report_match(reporter=players[2], match_id=match.pk, points_a=4, points_b=1)
+        challenge_match(challenger=players[2], match_id=match.pk, reason="Why")
         client.force_login(moderator)
         client.get(f"/matches/{match.pk}/")
         with CaptureQueriesContext(connection) as ctx:

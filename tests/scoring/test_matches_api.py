@@ -15,8 +15,12 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from accounts.models import Profile
-from scoring import matches_reply, services
+from scoring import matches_reply
 from scoring.serializers import MatchSerializer
+from scoring.services.decisions import set_result
+from scoring.services.finalization import finalize_round, reopen_round
+from scoring.services.reports import report_match
+from scoring.services.table import build_match_table, matches_in_table
 from submissions.services import review as hand_services
 from tests.factories import RoundFactory
 
@@ -48,7 +52,7 @@ def _as(user):
 def _serializer_items(round_):
     """The list as the v1 endpoint wrote it: MatchSerializer over every match in the table, rendered by DRF."""
     matches = (
-        services.matches_in_table(round_.pk)
+        matches_in_table(round_.pk)
         .select_related("hand_a__player", "hand_b__player")
         .order_by("hand_a__number", "hand_b__number")
     )
@@ -76,7 +80,7 @@ def _round_with(league, count):
     make_hands(round_, players)
     round_.deadline = timezone.now() - timedelta(minutes=1)
     round_.save(update_fields=["deadline"])
-    services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     round_.refresh_from_db()
     return round_, players
 
@@ -100,7 +104,7 @@ def test_every_item_keeps_the_v1_shape_and_the_pages_make_the_whole_list(
     round_, players = revealed_round(5)
     api_client.force_authenticate(players[0])
     api_client.post(f"/api/rounds/{round_.pk}/rows/", {"row": "1 | X 6 0 2 ?"}, format="json")
-    services.set_result(
+    set_result(
         actor=moderator,
         match_id=match_between(round_, 2, 3).pk,
         points_a=4,
@@ -182,11 +186,11 @@ def test_etag_304_and_a_fresh_page_after_every_change_of_state(revealed_round, m
         return {(m["a"], m["b"]): m for m in response.json()}
 
     one_two = match_between(round_, 1, 2)
-    services.report_match(reporter=players[0], match_id=one_two.pk, points_a=6, points_b=0)
+    report_match(reporter=players[0], match_id=one_two.pk, points_a=6, points_b=0)
     assert fresh()[(1, 2)]["status"] == "reported"
-    services.report_match(reporter=players[1], match_id=one_two.pk, points_a=0, points_b=6)
+    report_match(reporter=players[1], match_id=one_two.pk, points_a=0, points_b=6)
     assert fresh()[(1, 2)]["status"] == "disputed"
-    services.set_result(actor=moderator, match_id=one_two.pk, points_a=4, points_b=1, note="Seen it")
+    set_result(actor=moderator, match_id=one_two.pk, points_a=4, points_b=1, note="Seen it")
     assert fresh()[(1, 2)] | {"id": None} == {
         "id": None,
         "a": 1,
@@ -198,9 +202,9 @@ def test_etag_304_and_a_fresh_page_after_every_change_of_state(revealed_round, m
         "status": "set",
         "decided_note": "Seen it",
     }
-    services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+    finalize_round(actor=moderator, round_id=round_.pk, force=True)
     assert fresh()[(1, 2)]["status"] == "final"
-    services.reopen_round(actor=moderator, round_id=round_.pk, reason="One more look")
+    reopen_round(actor=moderator, round_id=round_.pk, reason="One more look")
     assert fresh()[(1, 2)]["status"] == "set"
     hand_services.review_hand(
         actor=moderator, hand_id=round_.hands.get(number=1).pk, action="replace", cards=SIMILAR
@@ -296,7 +300,7 @@ def test_an_export_is_built_once_per_state_of_the_round(revealed_round, moderato
         post = _export(api_client, round_, "bbcode")
         assert _export(api_client, round_, "bbcode") == post and bbcode_built.call_count == 1
 
-        services.report_match(
+        report_match(
             reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0
         )
         changed = _export(api_client, round_, "csv")
@@ -311,7 +315,7 @@ def test_an_export_is_built_once_per_state_of_the_round(revealed_round, moderato
             bbcode_built.call_count == 2 and "Lodestone Golem" in replaced and "Lodestone Golem" not in post
         )
 
-        services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+        finalize_round(actor=moderator, round_id=round_.pk, force=True)
         assert "final results" in _export(api_client, round_, "bbcode") and bbcode_built.call_count == 3
 
 

@@ -6,8 +6,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import make_moderator, register_player
-from scoring import services
 from scoring.models import BonusAward, Match
+from scoring.services.bonus import award_bonus
+from scoring.services.decisions import challenge_match, resolve_challenge, set_result
+from scoring.services.reports import report_match
 
 from .conftest import match_between
 
@@ -85,9 +87,9 @@ def test_a_playing_moderator_cannot_resolve_a_challenge_on_a_rivals_match(
 ):
     round_, players = played
     rivals = match_between(round_, 2, 3)
-    services.report_match(reporter=players[1], match_id=rivals.pk, points_a=6, points_b=0)
+    report_match(reporter=players[1], match_id=rivals.pk, points_a=6, points_b=0)
     [spectator] = make_players(1, prefix="spectator")
-    challenge = services.challenge_match(challenger=spectator, match_id=rivals.pk, reason="03 wins")
+    challenge = challenge_match(challenger=spectator, match_id=rivals.pk, reason="03 wins")
     body = {"decision": "upheld", "points_a": 0, "points_b": 6, "note": "It does."}
     response = api_as(moderator).post(f"/api/challenges/{challenge.pk}/resolve/", body, format="json")
     assert response.status_code == 403 and "second" in response.json()["detail"]
@@ -98,9 +100,9 @@ def test_a_playing_moderator_cannot_resolve_a_challenge_on_their_own_match(
 ):
     round_, players = played
     match = match_between(round_, 1, 2)
-    services.report_match(reporter=players[1], match_id=match.pk, points_a=0, points_b=6)
+    report_match(reporter=players[1], match_id=match.pk, points_a=0, points_b=6)
     [spectator] = make_players(1, prefix="spectator")
-    challenge = services.challenge_match(challenger=spectator, match_id=match.pk, reason="Hand 02 cannot win")
+    challenge = challenge_match(challenger=spectator, match_id=match.pk, reason="Hand 02 cannot win")
     body = {"decision": "rejected", "note": "It can."}
     response = api_as(moderator).post(f"/api/challenges/{challenge.pk}/resolve/", body, format="json")
     assert response.status_code == 403 and "second" in response.json()["detail"]
@@ -117,22 +119,22 @@ def test_a_sole_moderator_may_decide_their_own_match_and_everyone_sees_it(
 ):
     round_, players = played
     match = match_between(round_, 1, 2)
-    services.set_result(actor=moderator, match_id=match.pk, points_a=6, points_b=0, note="Obvious")
-    services.award_bonus(actor=moderator, round_id=round_.pk, player_username="mod", points=3, reason="Host")
-    services.set_result(
+    set_result(actor=moderator, match_id=match.pk, points_a=6, points_b=0, note="Obvious")
+    award_bonus(actor=moderator, round_id=round_.pk, player_username="mod", points=3, reason="Host")
+    set_result(
         actor=moderator, match_id=match_between(round_, 2, 3).pk, points_a=4, points_b=1, note="Rivals"
     )
-    services.award_bonus(
+    award_bonus(
         actor=moderator, round_id=round_.pk, player_username=players[1].username, points=2, reason="Name"
     )
-    services.report_match(
+    report_match(
         reporter=players[2], match_id=match_between(round_, 1, 3).pk, points_a=0, points_b=6
     )
     [spectator] = make_players(1, prefix="spectator")
-    challenge = services.challenge_match(
+    challenge = challenge_match(
         challenger=spectator, match_id=match_between(round_, 1, 3).pk, reason="Check it"
     )
-    services.resolve_challenge(actor=moderator, challenge_id=challenge.pk, decision="rejected", note="Fine")
+    resolve_challenge(actor=moderator, challenge_id=challenge.pk, decision="rejected", note="Fine")
     match_page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "decided by a moderator who played this round" in match_page
     challenged_page = client.get(f"/matches/{challenge.match_id}/").content.decode()

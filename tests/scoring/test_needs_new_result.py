@@ -6,8 +6,13 @@ import pytest
 
 from audit.models import AuditEntry
 from outbox.models import Notification
-from scoring import selectors, services
+from scoring import selectors
 from scoring.models import Challenge, Match, MatchReport
+from scoring.services.decisions import challenge_match, set_result
+from scoring.services.errors import ScoringConflict
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_match
+from scoring.services.tally import compute_tally
 from submissions.services import review as hand_services
 
 from .conftest import match_between
@@ -24,11 +29,11 @@ def reported(revealed_round, moderator):
     round_, players = revealed_round(3)
     one_two, one_three, two_three = (match_between(round_, *pair) for pair in ((1, 2), (1, 3), (2, 3)))
     for player in players[:2]:
-        services.report_match(reporter=player, match_id=one_two.pk, points_a=6, points_b=0)
-    services.report_match(reporter=players[2], match_id=one_three.pk, points_a=0, points_b=6)
+        report_match(reporter=player, match_id=one_two.pk, points_a=6, points_b=0)
+    report_match(reporter=players[2], match_id=one_three.pk, points_a=0, points_b=6)
     for player in players[1:]:
-        services.report_match(reporter=player, match_id=two_three.pk, points_a=2, points_b=2)
-    services.challenge_match(challenger=players[2], match_id=one_two.pk, reason="Check the Lotus")
+        report_match(reporter=player, match_id=two_three.pk, points_a=2, points_b=2)
+    challenge_match(challenger=players[2], match_id=one_two.pk, reason="Check the Lotus")
     return round_, players, (one_two, one_three, two_three)
 
 
@@ -54,7 +59,7 @@ def test_replacing_a_hand_after_results_makes_its_matches_need_a_new_result(repo
     assert all(r.superseded_at and "replaced by a similar hand" in r.superseded_note for r in old)
     assert Challenge.objects.get(match=one_two).state == Challenge.State.CLOSED
     # Out of the tally until reported again: hand 01 has no points, 02 and 03 keep only 2 each.
-    points = {line.hand.number: line.points for line in services.compute_tally(round_.pk)}
+    points = {line.hand.number: line.points for line in compute_tally(round_.pk)}
     assert points == {1: 0, 2: 2, 3: 2}
     # Everyone concerned is told, once each.
     told = Notification.objects.filter(kind="match.needs_result")
@@ -72,19 +77,19 @@ def test_the_round_shows_them_and_finalization_waits_for_them(reported, moderato
     assert "2 matches need a new result" in page
     match_page = client.get(f"/matches/{one_two.pk}/").content.decode()
     assert "Needs a new result" in match_page and "superseded" in match_page
-    with pytest.raises(services.ScoringConflict) as refused:
-        services.finalize_round(actor=moderator, round_id=round_.pk)
+    with pytest.raises(ScoringConflict) as refused:
+        finalize_round(actor=moderator, round_id=round_.pk)
     assert refused.value.items == [
         "Match 01 v 02 needs a new result (a hand was replaced after results were reported, rule 4.2a).",
         "Match 01 v 03 needs a new result (a hand was replaced after results were reported, rule 4.2a).",
     ]
     # A new report is the new result: the flag goes, the version follows the superseded ones.
-    report = services.report_match(reporter=players[0], match_id=one_two.pk, points_a=0, points_b=6)
+    report = report_match(reporter=players[0], match_id=one_two.pk, points_a=0, points_b=6)
     assert report.version == 2
     one_two.refresh_from_db()
     assert (one_two.status, one_two.points_a, one_two.needs_new_result) == ("reported", 0, False)
-    services.set_result(actor=moderator, match_id=one_three.pk, points_a=4, points_b=1)
-    services.finalize_round(actor=moderator, round_id=round_.pk)
+    set_result(actor=moderator, match_id=one_three.pk, points_a=4, points_b=1)
+    finalize_round(actor=moderator, round_id=round_.pk)
 
 
 def test_finalize_api_answers_409_listing_them_unless_forced(reported, moderator, api_client):
@@ -116,6 +121,6 @@ def test_disqualifying_keeps_the_reports_as_history_and_tells_the_opponents(repo
     assert not MatchReport.objects.filter(match__in=[one_two, one_three], is_current=True).exists()
     one_two.refresh_from_db()
     assert not one_two.needs_new_result  # out of the table: no result is needed
-    services.finalize_round(actor=moderator, round_id=round_.pk)  # nothing blocks it
+    finalize_round(actor=moderator, round_id=round_.pk)  # nothing blocks it
     told = Notification.objects.filter(kind="match.needs_result")
     assert "no longer count" in told.get(recipient=players[1]).text

@@ -8,7 +8,10 @@ import pytest
 from django.utils import timezone
 
 from outbox.models import Message, Notification
-from scoring import services
+from scoring.services.decisions import challenge_match, resolve_challenge, set_result
+from scoring.services.finalization import finalize_round
+from scoring.services.league import declare_winners
+from scoring.services.reports import report_match
 from submissions.services import reveal as hand_services
 from tests.factories import LeagueFactory, RoundFactory
 
@@ -47,9 +50,9 @@ def test_the_reveal_tells_each_player_of_the_round_once(league, make_players):
 def test_a_dispute_tells_both_players_with_both_reports(revealed_round, make_players):
     round_, (p1, p2, _p3) = revealed_round(3)
     match = match_between(round_, 1, 2)
-    services.report_match(reporter=p1, match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=p1, match_id=match.pk, points_a=6, points_b=0)
     assert told("match.dispute") == []
-    services.report_match(reporter=p2, match_id=match.pk, points_a=0, points_b=6)
+    report_match(reporter=p2, match_id=match.pk, points_a=0, points_b=6)
     assert told("match.dispute") == ["p1", "p2"]
     body = Message.objects.filter(kind="match.dispute").first().body
     assert "Forum p1: 6-0" in body and "Forum p2: 0-6" in body
@@ -61,10 +64,10 @@ def test_a_challenge_tells_the_players_and_the_decision_tells_the_challenger_too
 ):
     round_, (p1, _p2, p3) = revealed_round(3)
     match = match_between(round_, 1, 2)
-    services.report_match(reporter=p1, match_id=match.pk, points_a=6, points_b=0)
-    challenge = services.challenge_match(challenger=p3, match_id=match.pk, reason="Lotus wins on the play")
+    report_match(reporter=p1, match_id=match.pk, points_a=6, points_b=0)
+    challenge = challenge_match(challenger=p3, match_id=match.pk, reason="Lotus wins on the play")
     assert told("match.challenge") == ["p1", "p2"]
-    services.resolve_challenge(
+    resolve_challenge(
         actor=moderator, challenge_id=challenge.pk, decision="upheld", points_a=2, points_b=2
     )
     assert told("match.decision") == ["p1", "p2", "p3"]
@@ -75,9 +78,9 @@ def test_a_challenge_tells_the_players_and_the_decision_tells_the_challenger_too
 def test_a_moderator_s_result_tells_both_players(revealed_round, moderator):
     round_, (_p1, p2, p3) = revealed_round(3)
     match = match_between(round_, 2, 3)
-    services.report_match(reporter=p2, match_id=match.pk, points_a=4, points_b=1)
-    services.report_match(reporter=p3, match_id=match.pk, points_a=1, points_b=4)
-    services.set_result(actor=moderator, match_id=match.pk, points_a=4, points_b=1, note="Checked the stack")
+    report_match(reporter=p2, match_id=match.pk, points_a=4, points_b=1)
+    report_match(reporter=p3, match_id=match.pk, points_a=1, points_b=4)
+    set_result(actor=moderator, match_id=match.pk, points_a=4, points_b=1, note="Checked the stack")
     assert told("match.decision") == ["p2", "p3"]
     body = Message.objects.filter(kind="match.decision").first().body
     assert "Decision: 02 4 - 1 03" in body and "Forum p2: 4-1" in body and "Forum p3: 1-4" in body
@@ -86,10 +89,10 @@ def test_a_moderator_s_result_tells_both_players(revealed_round, moderator):
 
 def test_results_final_tells_each_player_their_own_figures_and_the_standings(revealed_round, moderator):
     round_, (p1, p2, p3) = revealed_round(3)
-    services.report_match(reporter=p1, match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0)
-    services.report_match(reporter=p1, match_id=match_between(round_, 1, 3).pk, points_a=6, points_b=0)
-    services.report_match(reporter=p2, match_id=match_between(round_, 2, 3).pk, points_a=4, points_b=1)
-    services.finalize_round(actor=moderator, round_id=round_.pk)
+    report_match(reporter=p1, match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0)
+    report_match(reporter=p1, match_id=match_between(round_, 1, 3).pk, points_a=6, points_b=0)
+    report_match(reporter=p2, match_id=match_between(round_, 2, 3).pk, points_a=4, points_b=1)
+    finalize_round(actor=moderator, round_id=round_.pk)
     assert told("results.final") == ["p1", "p2", "p3"]
     first = Notification.objects.get(kind="results.final", recipient=p1)
     assert "you ranked 1 with 12 PT" in first.text
@@ -100,9 +103,9 @@ def test_results_final_tells_each_player_their_own_figures_and_the_standings(rev
 
 def test_declared_winners_tell_the_league_s_players(revealed_round, moderator, league):
     round_, (p1, p2) = revealed_round(2)
-    services.report_match(reporter=p1, match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0)
-    services.finalize_round(actor=moderator, round_id=round_.pk)
-    services.declare_winners(actor=moderator, league_id=league.pk, usernames=["p1"], note="Well played")
+    report_match(reporter=p1, match_id=match_between(round_, 1, 2).pk, points_a=6, points_b=0)
+    finalize_round(actor=moderator, round_id=round_.pk)
+    declare_winners(actor=moderator, league_id=league.pk, usernames=["p1"], note="Well played")
     assert told("league.finished") == ["p1", "p2"]
     body = Message.objects.get(kind="league.finished", recipient=p2).body
     assert "The winner is Forum p1" in body and "Your place: 2" in body and "Well played" in body

@@ -5,8 +5,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import services
 from scoring.models import MatchReport
+from scoring.services.reports import report_match, report_row
 from tests.factories import RoundFactory
 
 from .conftest import make_hands, match_between
@@ -27,8 +27,8 @@ def test_pages_are_404_before_the_reveal(league, make_players, client, moderator
 def test_results_page_shows_the_matrix_with_marks_and_the_players_row(revealed_round, client):
     round_, players = revealed_round(3)
     match = match_between(round_, 1, 2)
-    services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
-    services.report_match(reporter=players[1], match_id=match.pk, points_a=4, points_b=1)
+    report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=players[1], match_id=match.pk, points_a=4, points_b=1)
     client.force_login(players[0])
     page = client.get(f"/rounds/{round_.pk}/results/").content.decode()
     assert "Provisional" in page
@@ -81,8 +81,8 @@ def test_match_page_report_verify_and_challenge(revealed_round, client, make_pla
 def test_moderator_page_lists_the_queue_and_finalizes(revealed_round, client, moderator):
     round_, players = revealed_round(3)
     match = match_between(round_, 1, 2)
-    services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
-    services.report_match(reporter=players[1], match_id=match.pk, points_a=2, points_b=2)
+    report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=players[1], match_id=match.pk, points_a=2, points_b=2)
     client.force_login(moderator)
     page = client.get(f"/moderate/rounds/{round_.pk}/results/").content.decode()
     assert "Match 01 v 02 is disputed." in page
@@ -108,7 +108,7 @@ def test_results_page_queries_do_not_grow_with_hands(revealed_round, client, mak
     counts = []
     for size in (5, 40):
         round_, players = revealed_round(size)
-        services.report_row(
+        report_row(
             player=players[0], round_id=round_.pk, row="1 | X " + " ".join(["6"] * (size - 1))
         )
         client.force_login(players[0])
@@ -141,7 +141,7 @@ def test_match_page_queries_do_not_grow_with_hands_or_reports(
         round_, players = revealed_round(size)
         match = match_between(round_, 1, 2)
         for points in ((6, 0), (4, 1), (2, 2))[: 1 if size == 3 else 3]:
-            services.report_match(
+            report_match(
                 reporter=players[0], match_id=match.pk, points_a=points[0], points_b=points[1]
             )
         client.force_login(moderator)

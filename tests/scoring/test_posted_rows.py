@@ -7,8 +7,11 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import services as account_services
 from audit.models import AuditEntry
-from scoring import services
 from scoring.models import MatchReport, MatchStatus
+from scoring.services.errors import ScoringConflict, ScoringForbidden, ScoringInputError
+from scoring.services.finalization import finalize_round
+from scoring.services.posted_rows import import_posted_rows
+from scoring.services.reports import report_row
 from tests.factories import RoundFactory
 
 from .conftest import make_hands, match_between
@@ -44,7 +47,7 @@ def _reports(round_):
 
 def test_preview_lists_the_rows_and_skipped_lines_and_saves_nothing(revealed_round, moderator):
     round_, _players = revealed_round(4)
-    result = services.import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS, dry_run=True)
+    result = import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS, dry_run=True)
     assert [(row.number, row.player, row.cells_text, row.reports, row.note) for row in result.rows] == [
         (1, "p1", "X 6 2 ?", 2, "2-2 vs 3 is controversial"),
         (3, "p3", "2 1 X 6", 3, ""),
@@ -60,7 +63,7 @@ def test_preview_lists_the_rows_and_skipped_lines_and_saves_nothing(revealed_rou
 
 def test_each_known_cell_becomes_the_rows_players_report_with_the_note(revealed_round, moderator):
     round_, players = revealed_round(4)
-    result = services.import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS)
+    result = import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS)
     assert len(result.reports) == 5
     assert _reports(round_) == {
         ("p1", 1, 2): (6, 0, "2-2 vs 3 is controversial"),
@@ -76,7 +79,7 @@ def test_each_known_cell_becomes_the_rows_players_report_with_the_note(revealed_
 
 def test_the_moderator_is_recorded_as_who_entered_each_report(revealed_round, moderator):
     round_, _players = revealed_round(4)
-    services.import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS)
+    import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS)
     reported = AuditEntry.objects.filter(action="match.reported")
     assert reported.count() == 5
     assert {entry.actor_id for entry in reported} == {moderator.pk}
@@ -90,40 +93,40 @@ def test_the_moderator_is_recorded_as_who_entered_each_report(revealed_round, mo
 
 def test_rows_that_disagree_make_a_dispute(revealed_round, moderator):
     round_, _players = revealed_round(3)
-    services.import_posted_rows(actor=moderator, round_id=round_.pk, text="1 | X 6 ?\n2 | 4 X ?")
+    import_posted_rows(actor=moderator, round_id=round_.pk, text="1 | X 6 ?\n2 | 4 X ?")
     assert match_between(round_, 1, 2).status == MatchStatus.DISPUTED
 
 
 def test_the_later_row_of_a_hand_wins_with_a_warning(revealed_round, moderator):
     round_, _players = revealed_round(3)
     text = "2 | 0 X 4 (first try)\nsome prose\n2 | 1 X 6 (corrected)"
-    result = services.import_posted_rows(actor=moderator, round_id=round_.pk, text=text)
+    result = import_posted_rows(actor=moderator, round_id=round_.pk, text=text)
     assert result.warnings == ["Line 3: row 2 again (first on line 1); the later one counts."]
     assert _reports(round_) == {("p2", 1, 2): (4, 1, "corrected"), ("p2", 2, 3): (6, 0, "corrected")}
 
 
 def test_importing_the_same_posts_again_stores_nothing_new(revealed_round, moderator):
     round_, _players = revealed_round(4)
-    services.import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS)
-    services.import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS)
+    import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS)
+    import_posted_rows(actor=moderator, round_id=round_.pk, text=POSTS)
     assert MatchReport.objects.count() == 5
 
 
 def test_a_row_that_does_not_read_is_a_problem_and_nothing_is_imported(revealed_round, moderator):
     round_, _players = revealed_round(4)
     text = POSTS + "\n4 | 0 1 9 X"
-    preview = services.import_posted_rows(actor=moderator, round_id=round_.pk, text=text, dry_run=True)
+    preview = import_posted_rows(actor=moderator, round_id=round_.pk, text=text, dry_run=True)
     assert preview.problems == ['Line 10: Row 4, cell 3: "9" is not a match score (6, 4, 2, 1 or 0).']
     assert [row.number for row in preview.rows] == [1, 3]
-    with pytest.raises(services.ScoringInputError) as refused:
-        services.import_posted_rows(actor=moderator, round_id=round_.pk, text=text)
+    with pytest.raises(ScoringInputError) as refused:
+        import_posted_rows(actor=moderator, round_id=round_.pk, text=text)
     assert "Line 10: Row 4, cell 3" in refused.value.sentences
     assert not MatchReport.objects.exists()
 
 
 def test_a_row_beyond_the_round_is_a_problem(revealed_round, moderator):
     round_, _players = revealed_round(3)
-    preview = services.import_posted_rows(
+    preview = import_posted_rows(
         actor=moderator, round_id=round_.pk, text="1 | X 6 0\n5 | 0 1 X", dry_run=True
     )
     assert preview.problems == ["Line 2: Row 5: this round has 3 hands, so rows are numbered 1 to 3."]
@@ -131,8 +134,8 @@ def test_a_row_beyond_the_round_is_a_problem(revealed_round, moderator):
 
 def test_no_row_in_the_text_is_an_input_error(revealed_round, moderator):
     round_, _players = revealed_round(3)
-    with pytest.raises(services.ScoringInputError) as refused:
-        services.import_posted_rows(actor=moderator, round_id=round_.pk, text="gg all\n[quote]nice[/quote]")
+    with pytest.raises(ScoringInputError) as refused:
+        import_posted_rows(actor=moderator, round_id=round_.pk, text="gg all\n[quote]nice[/quote]")
     assert "No results row found" in refused.value.sentences
 
 
@@ -141,28 +144,28 @@ def test_only_a_moderator_of_the_league_may_import(revealed_round, moderator, ma
     other_moderator = make_user("elsewhere")
     account_services.make_moderator(other_moderator)
     for user in (players[0], other_moderator):
-        with pytest.raises(services.ScoringForbidden):
-            services.import_posted_rows(actor=user, round_id=round_.pk, text="1 | X 6 0")
+        with pytest.raises(ScoringForbidden):
+            import_posted_rows(actor=user, round_id=round_.pk, text="1 | X 6 0")
     assert not MatchReport.objects.exists()
 
 
 def test_the_round_must_be_revealed_and_not_final(league, make_players, revealed_round, moderator):
     open_round = RoundFactory(league=league)
     make_hands(open_round, make_players(2, prefix="o"))
-    with pytest.raises(services.ScoringConflict, match="still open for hands"):
-        services.import_posted_rows(actor=moderator, round_id=open_round.pk, text="1 | X 6")
+    with pytest.raises(ScoringConflict, match="still open for hands"):
+        import_posted_rows(actor=moderator, round_id=open_round.pk, text="1 | X 6")
     round_, _players = revealed_round(2)
-    services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
-    with pytest.raises(services.ScoringConflict, match="is final"):
-        services.import_posted_rows(actor=moderator, round_id=round_.pk, text="1 | X 6")
+    finalize_round(actor=moderator, round_id=round_.pk, force=True)
+    with pytest.raises(ScoringConflict, match="is final"):
+        import_posted_rows(actor=moderator, round_id=round_.pk, text="1 | X 6")
 
 
 def test_a_non_moderator_learns_nothing_before_the_reveal(league, make_players, moderator):
     open_round = RoundFactory(league=league)
     players = make_players(2, prefix="o")
     make_hands(open_round, players)
-    with pytest.raises(services.ScoringForbidden):
-        services.import_posted_rows(actor=players[0], round_id=open_round.pk, text="1 | X 6")
+    with pytest.raises(ScoringForbidden):
+        import_posted_rows(actor=players[0], round_id=open_round.pk, text="1 | X 6")
 
 
 def test_preview_queries_do_not_grow_with_rows(revealed_round, moderator):
@@ -175,7 +178,7 @@ def test_preview_queries_do_not_grow_with_rows(revealed_round, moderator):
 
     def queries(text):
         with CaptureQueriesContext(connection) as captured:
-            services.import_posted_rows(actor=moderator, round_id=round_.pk, text=text, dry_run=True)
+            import_posted_rows(actor=moderator, round_id=round_.pk, text=text, dry_run=True)
         return len(captured)
 
     assert queries(all_rows) == queries(one_row)
@@ -183,14 +186,14 @@ def test_preview_queries_do_not_grow_with_rows(revealed_round, moderator):
 
 def test_a_players_own_row_keeps_its_note_as_the_comment(revealed_round):
     round_, players = revealed_round(3)
-    services.report_row(
+    report_row(
         player=players[1], round_id=round_.pk, row="2 | 0 X 4 | 4 | 200 (4-1 after a mulligan)"
     )
     assert _reports(round_) == {
         ("p2", 1, 2): (6, 0, "4-1 after a mulligan"),
         ("p2", 2, 3): (4, 1, "4-1 after a mulligan"),
     }
-    services.report_row(player=players[1], round_id=round_.pk, row="2 | 0 X 4")  # no note: comment kept
+    report_row(player=players[1], round_id=round_.pk, row="2 | 0 X 4")  # no note: comment kept
     assert _reports(round_)[("p2", 2, 3)] == (4, 1, "4-1 after a mulligan")
 
 
@@ -292,7 +295,7 @@ def test_api_is_409_when_the_round_is_not_revealed_or_final(
     response = api_client.post(_url(open_round), {"text": "1 | X 6"}, format="json")
     assert response.status_code == 409 and "still open for hands" in response.json()["detail"]
     round_, _players = revealed_round(2)
-    services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+    finalize_round(actor=moderator, round_id=round_.pk, force=True)
     assert api_client.post(_url(round_), {"text": "1 | X 6"}, format="json").status_code == 409
 
 
@@ -307,14 +310,14 @@ def test_a_playing_moderator_may_not_import_rows_of_a_round_they_play_in(
         "You play in this round, so you cannot enter its players' rows: its results are yours to win too. "
         "Ask another moderator of this league (second) to import them."
     )
-    preview = services.import_posted_rows(
+    preview = import_posted_rows(
         actor=moderator, round_id=round_.pk, text="2 | 0 X 4\n3 | ? 1 X", dry_run=True
     )
     assert preview.problems == [refusal]
     # Not even the rows of a match between two other players: it moves the moderator's rank.
-    rivals_only = services.import_posted_rows(
+    rivals_only = import_posted_rows(
         actor=moderator, round_id=round_.pk, text="3 | ? 1 X", dry_run=True
     )
     assert rivals_only.problems == [refusal]
-    services.import_posted_rows(actor=second, round_id=round_.pk, text="2 | 0 X 4\n3 | ? 1 X")
+    import_posted_rows(actor=second, round_id=round_.pk, text="2 | 0 X 4\n3 | ? 1 X")
     assert MatchReport.objects.count() == 3

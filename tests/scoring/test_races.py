@@ -6,8 +6,12 @@ import pytest
 from django.db.models import F
 
 from rounds.models import Round, RoundState
-from scoring import services
 from scoring.models import Match, MatchReport, RoundTally
+from scoring.services.errors import ScoringConflict
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import RowReport, report_match, report_row
+from scoring.services.table import build_match_table
+from scoring.services.tally import compute_tally, hands_in_table, store_tally, stored_tally
 from tests.rounds.test_round_races import on_postgres, run_together  # noqa: F401  (fixture)
 
 from .conftest import match_between
@@ -22,10 +26,10 @@ def test_both_players_report_at_once_and_the_status_sees_both(on_postgres, revea
         agree = attempt % 2 == 0
         results = run_together(
             [
-                lambda players=players, match=match: services.report_match(
+                lambda players=players, match=match: report_match(
                     reporter=players[0], match_id=match.pk, points_a=6, points_b=0
                 ),
-                lambda players=players, match=match, agree=agree: services.report_match(
+                lambda players=players, match=match, agree=agree: report_match(
                     reporter=players[1],
                     match_id=match.pk,
                     points_a=6 if agree else 4,
@@ -52,14 +56,14 @@ def test_many_rows_at_once_lose_nothing(on_postgres, revealed_round):  # noqa: F
     ]
     results = run_together(
         [
-            (lambda player=player, row=row: services.report_row(player=player, round_id=round_.pk, row=row))
+            (lambda player=player, row=row: report_row(player=player, round_id=round_.pk, row=row))
             for player, row in zip(players, rows, strict=True)
         ]
     )
-    assert all(isinstance(result, services.RowReport) for result in results), results
+    assert all(isinstance(result, RowReport) for result in results), results
     statuses = set(Match.objects.filter(round=round_).values_list("status", flat=True))
     assert statuses == {"agreed"}
-    lines = {line.hand.number: line.points for line in services.compute_tally(round_.pk)}
+    lines = {line.hand.number: line.points for line in compute_tally(round_.pk)}
     assert lines == {1: 30, 2: 24, 3: 18, 4: 12, 5: 6, 6: 0}
 
 
@@ -68,10 +72,10 @@ def test_reports_racing_finalization_are_either_in_or_refused(on_postgres, revea
     matches = [match_between(round_, 1, n) for n in (2, 3, 4)]
 
     def report(match):
-        return lambda: services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+        return lambda: report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
 
     jobs = [report(match) for match in matches] + [
-        lambda: services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+        lambda: finalize_round(actor=moderator, round_id=round_.pk, force=True)
     ]
     results = run_together(jobs)
     assert isinstance(results[-1], Round), results
@@ -80,7 +84,7 @@ def test_reports_racing_finalization_are_either_in_or_refused(on_postgres, revea
         if isinstance(result, MatchReport):
             assert (match.points_a, match.status) == (6, "final")  # committed before: finalized with it
         else:
-            assert isinstance(result, services.ScoringConflict), result
+            assert isinstance(result, ScoringConflict), result
             assert (match.points_a, match.status) == (0, "final")  # refused after: 6.3b zero
     round_.refresh_from_db()
     assert round_.state == RoundState.FINAL
@@ -90,7 +94,7 @@ def test_reports_racing_finalization_are_either_in_or_refused(on_postgres, revea
 
 def test_concurrent_table_builds_create_each_pair_once(on_postgres, revealed_round):  # noqa: F811
     round_, _ = revealed_round(12, build=False)
-    results = run_together([lambda: services.build_match_table(round_.pk) for _ in range(6)])
+    results = run_together([lambda: build_match_table(round_.pk) for _ in range(6)])
     assert all(isinstance(result, RoundTally) for result in results), results
     assert Match.objects.filter(round=round_).count() == 66
     assert RoundTally.objects.filter(round=round_).count() == 1
@@ -98,15 +102,15 @@ def test_concurrent_table_builds_create_each_pair_once(on_postgres, revealed_rou
 
 def test_concurrent_tallies_store_the_newest(on_postgres, revealed_round):  # noqa: F811
     round_, players = revealed_round(5)
-    services.report_row(player=players[0], round_id=round_.pk, row="1 | X 6 6 6 6")
+    report_row(player=players[0], round_id=round_.pk, row="1 | X 6 6 6 6")
     RoundTally.objects.filter(round=round_).update(
         revision=F("revision") + 1
     )  # stale, as if the task was lost
-    results = run_together([lambda: services.store_tally(round_.pk) for _ in range(4)])
+    results = run_together([lambda: store_tally(round_.pk) for _ in range(4)])
     assert results.count(True) >= 1 and all(result in (True, False) for result in results), results
     tally = RoundTally.objects.get(round=round_)
     assert tally.is_current
-    stored = services.stored_tally(round_.pk, services.hands_in_table(round_.pk))
+    stored = stored_tally(round_.pk, hands_in_table(round_.pk))
     assert stored[0].points == 24
 
 
@@ -124,11 +128,11 @@ def test_a_report_racing_a_replacement_is_superseded_or_is_the_new_result(
     for _attempt in range(4):
         round_, players = revealed_round(2)
         match = match_between(round_, 1, 2)
-        services.report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
+        report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
         hand = round_.hands.get(number=2)
         results = run_together(
             [
-                lambda match=match, players=players: services.report_match(
+                lambda match=match, players=players: report_match(
                     reporter=players[1], match_id=match.pk, points_a=6, points_b=0
                 ),
                 lambda hand=hand: hand_services.review_hand(

@@ -14,9 +14,11 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from scoring import matrix_html, services
+from scoring import matrix_html
 from scoring.models import Match, RoundTally
 from scoring.services import table_build
+from scoring.services.reports import report_match
+from scoring.services.tally import store_tally
 from tests.factories import RoundFactory
 
 from .conftest import make_hands, match_between
@@ -63,7 +65,7 @@ def test_the_page_costs_the_same_queries_at_two_sizes(revealed_round, client):
     for size in (3, 9):
         round_, players = revealed_round(size)
         report_everything(round_)
-        services.store_tally(round_.pk)
+        store_tally(round_.pk)
         client.force_login(players[1])
         url = f"/rounds/{round_.pk}/results/"
         cache.clear()
@@ -116,7 +118,7 @@ def test_a_changed_result_is_a_new_render(revealed_round, client, count_builds):
     client.get(url)
     assert len(count_builds) == 1  # the second view came from the cache
     match = match_between(round_, 1, 2)
-    services.report_match(reporter=players[0], match_id=match.pk, points_a=4, points_b=1)
+    report_match(reporter=players[0], match_id=match.pk, points_a=4, points_b=1)
     page = client.get(url).content.decode()
     assert len(count_builds) == 2
     assert f'<a href="/matches/{match.pk}/">4<span class="phm-mark" aria-label="one side reported">' in page

@@ -8,8 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from scoring import services
 from scoring.models import Match
+from scoring.services.reports import report_match
+from scoring.services.table import build_match_table
 from submissions.models import HandVersion
 from tests.factories import RoundFactory
 
@@ -54,7 +55,7 @@ def test_every_card_of_every_hand_shows_its_type_line_and_text(revealed_round, c
 def test_my_matches_lists_the_players_matches_from_their_side(revealed_round, client):
     round_, players = revealed_round(3)
     one_two = match_between(round_, 1, 2)
-    services.report_match(reporter=players[1], match_id=one_two.pk, points_a=1, points_b=4)
+    report_match(reporter=players[1], match_id=one_two.pk, points_a=1, points_b=4)
     client.force_login(players[1])
     body = client.get(round_.get_absolute_url()).content.decode()
     section = body[body.index('id="my-matches"') : body.index('id="rules-title"')]
@@ -92,7 +93,7 @@ def test_before_the_deadline_nothing_of_another_hand_shows(league, make_players,
     results = client.get(f"/rounds/{round_.pk}/results/").content.decode()
     assert "Time Walk" not in results and TIME_WALK not in results and "Secret Walk" not in results
     # No match exists before the deadline (so no match page either): the table is refused until then.
-    assert services.build_match_table(round_.pk) is None
+    assert build_match_table(round_.pk) is None
     assert not Match.objects.filter(round=round_).exists()
 
 

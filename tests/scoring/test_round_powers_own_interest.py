@@ -9,8 +9,11 @@ from rest_framework.test import APIClient
 from accounts.services import make_moderator, register_player
 from rounds.models import RoundState
 from rounds.services.leagues import create_league
-from scoring import services
 from scoring.models import BonusAward, Match, MatchStatus
+from scoring.services.bonus import award_bonus, withdraw_bonus
+from scoring.services.finalization import finalize_round
+from scoring.services.posted_rows import import_posted_rows
+from scoring.services.reports import report_match
 
 from .conftest import match_between
 
@@ -29,8 +32,8 @@ def played(revealed_round, make_players, moderator):
     disputed: they say they won it, hand 02's player says they lost it."""
     round_, players = revealed_round(3, players=[moderator, *make_players(2)])
     match = match_between(round_, 1, 2)
-    services.report_match(reporter=players[1], match_id=match.pk, points_a=0, points_b=6)
-    services.report_match(reporter=moderator, match_id=match.pk, points_a=6, points_b=0)
+    report_match(reporter=players[1], match_id=match.pk, points_a=0, points_b=6)
+    report_match(reporter=moderator, match_id=match.pk, points_a=6, points_b=0)
     return round_, players, match
 
 
@@ -104,7 +107,7 @@ def test_a_plain_player_and_another_leagues_moderator_cannot_finalize_or_reopen(
     create_league(actor=elsewhere, name="League 46", moderators=[elsewhere])
     for user in (players[1], other_moderator, elsewhere):
         assert finalize(user, round_).status_code == 403
-    services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+    finalize_round(actor=moderator, round_id=round_.pk, force=True)
     for user in (players[1], other_moderator, elsewhere):
         assert reopen(user, round_).status_code == 403
     assert state_of(round_) == RoundState.FINAL
@@ -149,7 +152,7 @@ def test_the_moderators_page_does_not_offer_finalizing_or_reopening_and_says_who
     page = client.get(f"/moderate/rounds/{round_.pk}/results/").content.decode()
     assert 'value="finalize"' not in page and 'id="finalize-refusal"' in page
     assert "Ask another moderator of this league (Second Moderator)" in page
-    services.finalize_round(actor=second_moderator, round_id=round_.pk, force=True)
+    finalize_round(actor=second_moderator, round_id=round_.pk, force=True)
     page = client.get(f"/moderate/rounds/{round_.pk}/results/").content.decode()
     assert 'value="reopen"' not in page and 'id="reopen-refusal"' in page
     client.force_login(second_moderator)
@@ -182,7 +185,7 @@ def test_the_match_page_does_not_offer_a_playing_moderator_any_decision_of_their
 
 def test_a_playing_moderator_cannot_withdraw_bonus_points_in_their_round(played, moderator, second_moderator):
     round_, players, _ = played
-    award = services.award_bonus(
+    award = award_bonus(
         actor=second_moderator,
         round_id=round_.pk,
         player_username=players[1].username,
@@ -198,10 +201,10 @@ def test_a_playing_moderator_cannot_withdraw_bonus_points_in_their_round(played,
 
 def test_a_sole_moderators_withdrawal_in_their_round_is_shown(played, moderator, client):
     round_, players, _ = played
-    award = services.award_bonus(
+    award = award_bonus(
         actor=moderator, round_id=round_.pk, player_username=players[1].username, points=5, reason="7.7"
     )
-    services.withdraw_bonus(actor=moderator, award_id=award.pk, reason="Not earned")
+    withdraw_bonus(actor=moderator, award_id=award.pk, reason="Not earned")
     results = client.get(f"/rounds/{round_.pk}/results/").content.decode()
     assert "withdrawn by The Moderator: Not earned" in results
 
@@ -221,7 +224,7 @@ def test_in_a_league_naming_no_moderator_a_playing_moderator_cannot_pay_themselv
     response = api_as(moderator).put(f"/api/matches/{match.pk}/result/", result, format="json")
     assert response.status_code == 403 and "Other Moderator" in response.json()["detail"]
     assert not BonusAward.objects.exists() and Match.objects.get(pk=match.pk).decided_points_a is None
-    preview = services.import_posted_rows(actor=moderator, round_id=round_.pk, text="2 | 0 X 4", dry_run=True)
+    preview = import_posted_rows(actor=moderator, round_id=round_.pk, text="2 | 0 X 4", dry_run=True)
     assert preview.problems and "(Other Moderator)" in preview.problems[0]
     assert (
         api_as(other_moderator).put(f"/api/matches/{match.pk}/result/", result, format="json").status_code

@@ -8,7 +8,11 @@ from django.utils import timezone
 
 from audit.models import AuditEntry
 from rounds.services.lifecycle import open_round
-from scoring import services
+from scoring.services.bonus import award_bonus
+from scoring.services.errors import ScoringConflict, ScoringForbidden, ScoringInputError
+from scoring.services.finalization import finalize_round
+from scoring.services.league import add_tiebreak_round, declare_winners
+from scoring.services.reports import report_match, report_row
 from scoring.standings import league_standings
 from submissions.errors import HandConflict
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
@@ -28,12 +32,12 @@ def two_round_league(league, revealed_round, make_players, moderator):
     league.save()
     players = make_players(3)
     first, _ = revealed_round(3, players=players)
-    services.report_row(player=players[0], round_id=first.pk, row="1 | X 6 6")
-    services.award_bonus(
+    report_row(player=players[0], round_id=first.pk, row="1 | X 6 6")
+    award_bonus(
         actor=moderator, round_id=first.pk, player_username=players[2].username, points=25, reason="Rule 7.7"
     )
     second, _ = revealed_round(2, players=players[:2])
-    services.report_match(
+    report_match(
         reporter=players[1], match_id=match_between(second, 1, 2).pk, points_a=0, points_b=6
     )
     return league, players, first, second
@@ -56,17 +60,17 @@ def test_totals_with_bonus_and_missed_rounds(two_round_league):
 
 def test_tie_for_first_tiebreak_round_and_winners(two_round_league, moderator):
     league, players, first, second = two_round_league
-    with pytest.raises(services.ScoringConflict, match="Nobody is tied"):
-        services.add_tiebreak_round(actor=moderator, league_id=league.pk)
+    with pytest.raises(ScoringConflict, match="Nobody is tied"):
+        add_tiebreak_round(actor=moderator, league_id=league.pk)
     for round_ in (first, second):
-        services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
+        finalize_round(actor=moderator, round_id=round_.pk, force=True)
     standings = league_standings(league)
     assert standings.complete
     assert [row.player for row in standings.tied_for_first] == players[:2]
     assert standings.winner_rows == []
-    with pytest.raises(services.ScoringForbidden):
-        services.add_tiebreak_round(actor=players[0], league_id=league.pk)
-    tiebreak = services.add_tiebreak_round(actor=moderator, league_id=league.pk)
+    with pytest.raises(ScoringForbidden):
+        add_tiebreak_round(actor=players[0], league_id=league.pk)
+    tiebreak = add_tiebreak_round(actor=moderator, league_id=league.pk)
     assert tiebreak.tiebreak and set(tiebreak.eligible_players.all()) == set(players[:2])
     open_round(actor=moderator, round_id=tiebreak.pk, now=timezone.now())
     with pytest.raises(HandConflict, match="tie-break round"):
@@ -86,9 +90,9 @@ def test_tie_for_first_tiebreak_round_and_winners(two_round_league, moderator):
     )
     # The tie-break does not count in the standings; the moderator declares the winner.
     assert [row.league_points for row in league_standings(league).rows] == [600, 600, 25]
-    with pytest.raises(services.ScoringInputError, match="Not a player"):
-        services.declare_winners(actor=moderator, league_id=league.pk, usernames=["nobody"])
-    services.declare_winners(
+    with pytest.raises(ScoringInputError, match="Not a player"):
+        declare_winners(actor=moderator, league_id=league.pk, usernames=["nobody"])
+    declare_winners(
         actor=moderator, league_id=league.pk, usernames=[players[0].username], note="Tie-break"
     )
     standings = league_standings(league)
@@ -101,8 +105,8 @@ def test_a_sole_leader_of_a_complete_league_is_the_winner(league, revealed_round
     league.rounds_planned = 1
     league.save()
     round_, players = revealed_round(2)
-    services.report_row(player=players[0], round_id=round_.pk, row="1 | X 4")
-    services.finalize_round(actor=moderator, round_id=round_.pk)
+    report_row(player=players[0], round_id=round_.pk, row="1 | X 4")
+    finalize_round(actor=moderator, round_id=round_.pk)
     standings = league_standings(league)
     assert [row.player for row in standings.winner_rows] == [players[0]]
 
@@ -153,7 +157,7 @@ def test_standings_queries_do_not_grow_with_rounds(league, revealed_round, make_
     for rounds in (2, 5):
         while league.rounds.count() < rounds:
             round_, _ = revealed_round(4, players=players)
-            services.report_row(player=players[0], round_id=round_.pk, row="1 | X 6 4 2")
+            report_row(player=players[0], round_id=round_.pk, row="1 | X 6 4 2")
         for url in (f"/leagues/{league.pk}/", f"/api/leagues/{league.pk}/standings/"):
             client.get(url)
             with CaptureQueriesContext(connection) as ctx:
@@ -165,8 +169,8 @@ def test_standings_queries_do_not_grow_with_rounds(league, revealed_round, make_
 def test_round_page_names_who_may_enter_a_tiebreak(two_round_league, moderator, client):
     league, players, first, second = two_round_league
     for round_ in (first, second):
-        services.finalize_round(actor=moderator, round_id=round_.pk, force=True)
-    tiebreak = services.add_tiebreak_round(actor=moderator, league_id=league.pk)
+        finalize_round(actor=moderator, round_id=round_.pk, force=True)
+    tiebreak = add_tiebreak_round(actor=moderator, league_id=league.pk)
     open_round(actor=moderator, round_id=tiebreak.pk, now=timezone.now())
     page = client.get(f"/rounds/{tiebreak.pk}/").content.decode()
     assert "Tie-break round (rule 5.3a), open only to Forum p1, Forum p2." in page

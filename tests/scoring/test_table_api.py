@@ -13,8 +13,10 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from accounts.models import Profile
-from scoring import selectors, services, table_reply
+from scoring import selectors, table_reply
 from scoring.serializers import TableRowSerializer
+from scoring.services.bonus import award_bonus
+from scoring.services.tally import store_tally
 
 from .conftest import make_hands, match_between
 
@@ -51,7 +53,7 @@ def test_the_reply_is_the_document_the_serializer_wrote(revealed_round, moderato
     round_, players = revealed_round(5)
     _report_everything(round_, players)
     Profile.objects.filter(user=players[2]).update(forum_username='Zoë \u2028 "quoted"')
-    services.award_bonus(
+    award_bonus(
         actor=moderator, round_id=round_.pk, player_username=players[1].username, points=3, reason="7.7"
     )
     response = api_client.get(_url(round_))
@@ -70,7 +72,7 @@ def test_stale_and_stored_tallies_give_the_same_reply(revealed_round, api_client
     _report_everything(round_, players)
     stale = api_client.get(_url(round_)).content
     cache.clear()
-    services.store_tally(round_.pk)
+    store_tally(round_.pk)
     round_.tally.refresh_from_db()
     assert round_.tally.is_current
     assert api_client.get(_url(round_)).content == stale
@@ -138,7 +140,7 @@ def test_etag_304_and_a_new_etag_when_the_table_changes(revealed_round, moderato
 
     # A bonus and a forum name change the reply without a result: they change the ETag too.
     etag = changed["ETag"]
-    services.award_bonus(
+    award_bonus(
         actor=moderator, round_id=round_.pk, player_username=players[2].username, points=2, reason="6.2"
     )
     after_bonus = api_client.get(url, HTTP_IF_NONE_MATCH=etag)

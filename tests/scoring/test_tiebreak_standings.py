@@ -9,7 +9,11 @@ from django.utils import timezone
 
 from outbox.models import Notification
 from rounds.models import League, RoundState
-from scoring import services
+from scoring.services.errors import ScoringConflict
+from scoring.services.finalization import finalize_round, reopen_round
+from scoring.services.league import add_tiebreak_round, declare_winners, settle_computed_winners
+from scoring.services.reports import report_match
+from scoring.services.table import build_match_table
 from scoring.standings import league_standings
 
 from .conftest import make_hands, match_between
@@ -23,23 +27,23 @@ def tied_league(league, revealed_round, moderator):
     league.rounds_planned = 1
     league.save()
     round_, players = revealed_round(2)
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=2, points_b=2
     )
-    services.finalize_round(actor=moderator, round_id=round_.pk)
+    finalize_round(actor=moderator, round_id=round_.pk)
     return league, players
 
 
 def play_tiebreak(league, players, moderator, points_a, points_b):
     """A tie-break round for the tied players, played and finalized with 01 v 02 = points_a-points_b."""
-    tiebreak = services.add_tiebreak_round(actor=moderator, league_id=league.pk)
+    tiebreak = add_tiebreak_round(actor=moderator, league_id=league.pk)
     tiebreak.state, tiebreak.deadline = RoundState.OPEN, timezone.now() - timedelta(minutes=1)
     tiebreak.save(update_fields=["state", "deadline"])
     make_hands(tiebreak, players)
-    services.build_match_table(tiebreak.pk)
+    build_match_table(tiebreak.pk)
     match = match_between(tiebreak, 1, 2)
-    services.report_match(reporter=players[0], match_id=match.pk, points_a=points_a, points_b=points_b)
-    services.finalize_round(actor=moderator, round_id=tiebreak.pk)
+    report_match(reporter=players[0], match_id=match.pk, points_a=points_a, points_b=points_b)
+    finalize_round(actor=moderator, round_id=tiebreak.pk)
     return tiebreak
 
 
@@ -76,8 +80,8 @@ def test_still_level_after_the_last_allowed_tiebreak_they_are_joint_winners(tied
     assert all(row.winner and row.rank == 1 for row in standings.rows)
     page = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "Joint winners" in page and "Forum p1</a> and <a" in page
-    with pytest.raises(services.ScoringConflict, match="joint winners"):
-        services.add_tiebreak_round(actor=moderator, league_id=league.pk)
+    with pytest.raises(ScoringConflict, match="joint winners"):
+        add_tiebreak_round(actor=moderator, league_id=league.pk)
     # The moderator allows a second tie-break round: they are level again, and it decides.
     assert League.objects.get(pk=league.pk).winners.count() == 2
     response = _patch(client, moderator, league, {"tiebreak_rounds_allowed": 2})
@@ -95,28 +99,28 @@ def test_no_tiebreak_allowed_makes_the_tied_players_joint_winners(league, reveal
     league.rounds_planned, league.tiebreak_rounds_allowed = 1, 0
     league.save()
     round_, players = revealed_round(2)
-    services.report_match(
+    report_match(
         reporter=players[0], match_id=match_between(round_, 1, 2).pk, points_a=2, points_b=2
     )
-    services.finalize_round(actor=moderator, round_id=round_.pk)
+    finalize_round(actor=moderator, round_id=round_.pk)
     assert set(League.objects.get(pk=league.pk).winners.all()) == set(players)
 
 
 def test_a_moderators_declaration_overrides_the_computed_winner(tied_league, moderator):
     league, (p1, p2) = tied_league
     play_tiebreak(league, [p1, p2], moderator, 4, 1)
-    services.declare_winners(actor=moderator, league_id=league.pk, usernames=[p2.username], note="Ruling")
+    declare_winners(actor=moderator, league_id=league.pk, usernames=[p2.username], note="Ruling")
     standings = league_standings(league)
     assert [row.player for row in standings.winner_rows] == [p2]
     assert [row.player for row in standings.rows if row.winner] == [p2]
-    services.settle_computed_winners(league.pk)  # a later finalization leaves the declaration alone
+    settle_computed_winners(league.pk)  # a later finalization leaves the declaration alone
     assert list(League.objects.get(pk=league.pk).winners.all()) == [p2]
 
 
 def test_reopening_the_deciding_round_withdraws_the_computed_winner(tied_league, moderator):
     league, (p1, p2) = tied_league
     tiebreak = play_tiebreak(league, [p1, p2], moderator, 4, 1)
-    services.reopen_round(actor=moderator, round_id=tiebreak.pk, reason="Wrong report")
+    reopen_round(actor=moderator, round_id=tiebreak.pk, reason="Wrong report")
     league.refresh_from_db()
     assert not league.winners.exists() and league.state == "active"
     assert league_standings(league).winner_rows == []
@@ -174,6 +178,6 @@ def test_the_tiebreak_api_opens_a_round_only_the_tied_players_may_enter(tied_lea
     assert (body["state"], body["hand_size"], body["title"]) == ("open", 3, "Decider")
     round_ = Round.objects.get(pk=body["id"])
     assert round_.tiebreak and set(round_.eligible_players.all()) == {p1, p2}
-    services.declare_winners(actor=moderator, league_id=league.pk, usernames=[p1.username])
+    declare_winners(actor=moderator, league_id=league.pk, usernames=[p1.username])
     refused = api_client.post(url, {"deadline": deadline}, format="json")
     assert refused.status_code == 409

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from scoring import services as scoring_services
+from scoring.services.table import build_match_table
 from submissions.models import Hand
 from tests.factories import RoundFactory
 from tests.scoring.conftest import make_hands
@@ -61,7 +61,7 @@ def test_after_the_reveal_the_comment_and_accepted_problems_are_shown(client, op
     round_, _hands = open_round_with_comment
     round_.deadline = timezone.now() - timedelta(minutes=1)
     round_.save(update_fields=["deadline"])
-    scoring_services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     page = client.get(f"/rounds/{round_.pk}/").content.decode()
     assert COMMENT in page and PROBLEM in page and "accepted as played on the forum" in page
     body = client.get(f"/api/rounds/{round_.pk}/hands/").json()

@@ -15,8 +15,9 @@ from rest_framework.test import APIClient
 from accounts.services import make_moderator
 from rounds.permissions import others_who_can_manage
 from rounds.services.leagues import create_league
-from scoring import services as scoring
 from scoring.models import Match, MatchStatus
+from scoring.services.reports import report_match
+from scoring.services.table import build_match_table, matches_in_table
 from submissions.models import Hand, HandStatus, HandVersion
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
@@ -174,14 +175,14 @@ def test_disqualifying_the_opponent_of_a_disputed_match_is_not_the_playing_moder
     """As the tester did: the moderator lost to hand 02, disputed it, and disqualified hand 02 — which took the
     disputed match out of the table."""
     with time_machine.travel(open_round.deadline, tick=False):
-        scoring.build_match_table(open_round.pk)
+        build_match_table(open_round.pk)
         match = Match.objects.get(round=open_round, hand_a__player=moderator, hand_b__player=alice)
-        scoring.report_match(reporter=alice, match_id=match.pk, points_a=0, points_b=6)
-        scoring.report_match(reporter=moderator, match_id=match.pk, points_a=6, points_b=0)
+        report_match(reporter=alice, match_id=match.pk, points_a=0, points_b=6)
+        report_match(reporter=moderator, match_id=match.pk, points_a=6, points_b=0)
         assert review(moderator, played["alice"].hand, "disqualify").status_code == 403
         match.refresh_from_db()
         assert match.status == MatchStatus.DISPUTED
-        assert scoring.matches_in_table(open_round.pk).filter(pk=match.pk).exists()
+        assert matches_in_table(open_round.pk).filter(pk=match.pk).exists()
 
 
 def test_in_a_league_naming_no_moderator_every_site_moderator_is_another_moderator(
@@ -217,7 +218,7 @@ def test_the_sole_moderator_of_the_site_may_and_it_is_shown_with_the_hand_match_
     open_round, moderator, played, alice
 ):
     with time_machine.travel(open_round.deadline, tick=False):
-        scoring.build_match_table(open_round.pk)
+        build_match_table(open_round.pk)
         response = review(moderator, played["alice"].hand, "disqualify", message="Two Leylines")
         assert response.status_code == 200, response.content
         rows = hands_list(open_round)

@@ -12,7 +12,9 @@ from django.utils import timezone
 
 from rounds.models import Round
 from rounds.services import lifecycle as round_services
-from scoring import services as scoring_services
+from scoring.services.finalization import finalize_round
+from scoring.services.reports import report_row
+from scoring.services.table import build_match_table
 from submissions.services import submit as hand_services
 from tests.submissions.conftest import KJELD, SCEPTER
 from webhooks import payloads, services, tasks
@@ -102,7 +104,7 @@ def test_a_discord_webhook_gets_the_round_opened_hands_posted_and_results_final(
     )
     assert WebhookDelivery.objects.count() == 1  # hands are nobody's business before the deadline
     past_deadline(round_)
-    scoring_services.build_match_table(round_.pk)  # reveals the round first
+    build_match_table(round_.pk)  # reveals the round first
     [revealed] = WebhookDelivery.objects.filter(event="hands_revealed")
     assert services.deliver(revealed.pk) == "sent"
     message = receiver.bodies[-1]
@@ -115,8 +117,8 @@ def test_a_discord_webhook_gets_the_round_opened_hands_posted_and_results_final(
     assert "**02** nerdyjoe :: “Scepter Tricks”" in embed["description"]
     assert "score your row" in message["content"]
 
-    scoring_services.report_row(player=alice, round_id=round_.pk, row="1 | X 6")
-    scoring_services.finalize_round(actor=moderator, round_id=round_.pk)
+    report_row(player=alice, round_id=round_.pk, row="1 | X 6")
+    finalize_round(actor=moderator, round_id=round_.pk)
     [final] = WebhookDelivery.objects.filter(event="results_final")
     assert services.deliver(final.pk) == "sent"
     message = receiver.bodies[-1]
@@ -175,9 +177,9 @@ def test_a_json_webhook_after_the_reveal_and_when_final(receiver, add_webhook, m
         attested=hand_services.EVERY_LISTED_RULE,
     )
     past_deadline(round_)
-    scoring_services.build_match_table(round_.pk)
-    scoring_services.report_row(player=bob, round_id=round_.pk, row="2 | 4 X")
-    scoring_services.finalize_round(actor=moderator, round_id=round_.pk)
+    build_match_table(round_.pk)
+    report_row(player=bob, round_id=round_.pk, row="2 | 4 X")
+    finalize_round(actor=moderator, round_id=round_.pk)
     assert deliver_all() == ["sent", "sent", "sent"]
     _opened, revealed, final = receiver.bodies
     assert [hand["player"] for hand in revealed["hands"]] == ["alice", "bob"]
@@ -363,7 +365,7 @@ def test_user_text_cannot_ping_or_format_in_discord(receiver, add_webhook, moder
         attested=hand_services.EVERY_LISTED_RULE,
     )
     past_deadline(round_)
-    scoring_services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     deliver_all()
     message = receiver.bodies[-1]
     description = message["embeds"][0]["description"]
@@ -442,7 +444,7 @@ def test_a_past_round_imported_from_the_archive_is_not_posted(
     archived = RoundFactory(league=league)  # created as the archive import does: never opened here
     make_hands(archived, [alice, bob])
     past_deadline(archived)
-    scoring_services.build_match_table(archived.pk)
-    scoring_services.finalize_round(actor=moderator, round_id=archived.pk, force=True)
+    build_match_table(archived.pk)
+    finalize_round(actor=moderator, round_id=archived.pk, force=True)
     assert Round.objects.get(pk=archived.pk).state == "final"
     assert not WebhookDelivery.objects.exists()

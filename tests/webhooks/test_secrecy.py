@@ -9,8 +9,10 @@ from django.utils import timezone
 
 from rounds.models import Round
 from rounds.services import lifecycle as round_services
-from scoring import services as scoring_services
 from scoring import tasks as scoring_tasks
+from scoring.services.errors import ScoringConflict
+from scoring.services.finalization import finalize_round
+from scoring.services.table import build_match_table
 from submissions import tasks as hand_tasks
 from submissions.services.reveal import reveal_round
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
@@ -98,9 +100,9 @@ def test_nothing_about_hands_goes_out_before_the_reveal_and_the_hands_list_after
         )
     # Everything that could post early: reveals and tables before the deadline refuse, the backstops find nothing.
     assert reveal_round(round_.pk) is False
-    assert scoring_services.build_match_table(round_.pk) is None
-    with pytest.raises(scoring_services.ScoringConflict):
-        scoring_services.finalize_round(actor=moderator, round_id=round_.pk)
+    assert build_match_table(round_.pk) is None
+    with pytest.raises(ScoringConflict):
+        finalize_round(actor=moderator, round_id=round_.pk)
     with django_capture_on_commit_callbacks(execute=True):
         hand_tasks.reveal_due_rounds()
         scoring_tasks.score_due_rounds()

@@ -11,9 +11,12 @@ from django.utils import timezone
 from rounds.catalog import resolve
 from rounds.models import Card, RoundState
 from rounds.services import lifecycle as round_services
-from scoring import selectors, services
-from scoring.metagame import card_metagame
-from scoring.player_selectors import player_page
+from scoring import selectors
+from scoring.services.bonus import award_bonus
+from scoring.services.decisions import set_result
+from scoring.services.tally import compute_tallies, compute_tally, store_tally
+from stats.metagame import card_metagame
+from stats.player_selectors import player_page
 from submissions.services.review import review_hand
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 from tests.factories import RoundFactory
@@ -44,7 +47,7 @@ def catalog_index(db, monkeypatch):
 def play(round_, moderator, results):
     """Set results {(a, b): (points_a, points_b)} as the moderator."""
     for (a, b), (points_a, points_b) in results.items():
-        services.set_result(
+        set_result(
             actor=moderator, match_id=match_between(round_, a, b).pk, points_a=points_a, points_b=points_b
         )
 
@@ -66,7 +69,7 @@ def test_player_page_lists_revealed_rounds_with_stored_and_computed_lines(
     computed, _ = revealed_round(3, players=[players[2], players[0], players[1]])
     play(stored, moderator, THREE)
     play(computed, moderator, THREE)
-    services.store_tally(stored.pk)  # current stored table; `computed` stays stale (no task ran)
+    store_tally(stored.pk)  # current stored table; `computed` stays stale (no task ran)
 
     page = player_page(players[0])
     by_round = {entry.round.pk: entry for entry in page.entries}
@@ -114,9 +117,9 @@ def test_compute_tallies_agrees_with_compute_tally_for_many_rounds_at_once(revea
         round_, _ = revealed_round(size)
         play(round_, moderator, results)
         rounds.append(round_)
-    lines = services.compute_tallies([round_.pk for round_ in rounds])
+    lines = compute_tallies([round_.pk for round_ in rounds])
     for round_ in rounds:
-        for line in services.compute_tally(round_.pk):
+        for line in compute_tally(round_.pk):
             found = lines[line.hand.pk]
             assert (found.points, found.opponents, found.league_points, found.rank) == (
                 line.points, line.opponents, line.league_points, line.rank,
@@ -137,7 +140,7 @@ def test_league_totals_with_bonus_apart_and_its_reason_as_title(
     second, _ = revealed_round(3, players=players)
     play(first, moderator, THREE)
     play(second, moderator, {(1, 2): (0, 6), (1, 3): (0, 6), (2, 3): (2, 2)})  # p1: 0
-    services.award_bonus(
+    award_bonus(
         actor=moderator,
         round_id=second.pk,
         player_username=players[0].username,
@@ -278,8 +281,8 @@ def test_player_page_queries_do_not_grow_with_rounds(revealed_round, make_player
             round_, _ = revealed_round(3, players=players)
             play(round_, moderator, THREE)
             if index % 2 == 0:
-                services.store_tally(round_.pk)  # half stored, half computed
-            services.award_bonus(
+                store_tally(round_.pk)  # half stored, half computed
+            award_bonus(
                 actor=moderator,
                 round_id=round_.pk,
                 player_username=players[0].username,

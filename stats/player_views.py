@@ -6,8 +6,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from rounds.models import League
+from scoring.charts.bar import bar_chart
+from scoring.charts.line import line_chart
 
-from . import charts, metagame, player_selectors
+from . import metagame, player_selectors
 
 CHART_CARDS = 15  # the bar chart shows the head of the list; the table below has all of them
 
@@ -20,7 +22,7 @@ def player_detail(request, username):
     x_labels, values = page.chart_series
     chart = None
     if page.entries:
-        chart = charts.line_chart(
+        chart = line_chart(
             [("League points", values)],
             title=f"League points per round of {page.display_name}",
             y_label="League points",
@@ -46,7 +48,7 @@ def _most_played(request, league):
     where = league.name if league else "all leagues"
     chart = None
     if figures.cards:
-        chart = charts.bar_chart(
+        chart = bar_chart(
             [(card.name, card.hands) for card in figures.cards[:CHART_CARDS]],
             title=f"Most played cards, {where}: hands playing each card",
             value_label="Hands",

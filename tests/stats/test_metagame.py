@@ -12,8 +12,11 @@ from django.utils import timezone
 
 from rounds.models import Card
 from rounds.services.leagues import create_league
-from scoring import player_views, services
-from scoring.metagame import card_metagame, card_slugs, most_played
+from scoring.services.decisions import set_result
+from scoring.services.table import build_match_table
+from scoring.services.tally import store_tally
+from stats import player_views
+from stats.metagame import card_metagame, card_slugs, most_played
 from submissions.models import Hand, HandVersion
 from tests.factories import RoundFactory
 
@@ -44,7 +47,7 @@ def past_round(league, entries, *, tally=True):
         enter(round_, player, cards)
     round_.deadline = timezone.now() - timedelta(minutes=1)
     round_.save(update_fields=["deadline"])
-    services.build_match_table(round_.pk)
+    build_match_table(round_.pk)
     return round_
 
 
@@ -62,8 +65,8 @@ def metagame(league, make_players, moderator):
         ],
     )
     for (x, y), (pa, pb) in {(1, 2): (6, 0), (1, 3): (6, 0), (2, 3): (4, 1)}.items():
-        services.set_result(actor=moderator, match_id=match_between(a, x, y).pk, points_a=pa, points_b=pb)
-    services.store_tally(a.pk)  # League points 600, 200, 50
+        set_result(actor=moderator, match_id=match_between(a, x, y).pk, points_a=pa, points_b=pb)
+    store_tally(a.pk)  # League points 600, 200, 50
     other = create_league(actor=moderator, name="League 46", moderators=[moderator])
     b = past_round(other, [(players[0], ["Black Lotus"]), (players[1], ["Time Walk"])])
     return a, b, other, players

@@ -18,12 +18,11 @@ from django.utils import timezone
 
 from rounds.models import RoundState
 from rounds.variants import decision_answer_rows
+from scoring.models import BonusAward
+from scoring.services.tally import compute_tallies
 from submissions.models import Hand, HandStatus, HandVersion
 from submissions.selectors import player_display_name
 from submissions.similar_hands import describe_card_changes
-
-from .models import BonusAward
-from .services.tally import compute_tallies
 
 
 def revealed_rounds_q(now, prefix=""):
