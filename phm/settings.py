@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "outbox",
     "webhooks",
     "home",
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -11,8 +11,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from home.demo import data
-from home.demo.specs import Entry, LeagueSpec, RoundSpec, Schedule, split_cards
+from demo import data
+from demo.specs import Entry, LeagueSpec, RoundSpec, Schedule, split_cards
 from outbox.models import Message, Notification
 from rounds.models import Card, League, Round, RoundState
 from rounds.models.audit import AuditEntry

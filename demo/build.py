@@ -1,4 +1,4 @@
-"""Builds the demo of `home.demo.data` through the services, exactly as the site would: rounds are created and
+"""Builds the demo of `demo.data` through the services, exactly as the site would: rounds are created and
 opened, hands submitted (judged by the hand form's check, with their commitments and receipts), revealed,
 reported row by row, disputed, challenged, decided and finalized, so tallies, standings, audit trails and
 notifications are all the real ones. Past rounds are built at their own moments: the services get `now=`,
@@ -21,7 +21,6 @@ from django.db import transaction
 from django.utils import timezone as django_timezone
 
 from accounts import services as account_services
-from accounts.management.commands.create_demo_moderator import DEMO_USERNAME
 from outbox import inbox
 from phm.tasks import publishing_held
 from rounds.models import League
@@ -35,6 +34,7 @@ from submissions import services as hand_services
 
 from . import data
 from .clock import Clock
+from .data import DEMO_USERNAME
 from .specs import Version, split_cards
 
 SERVICE_ERRORS = (

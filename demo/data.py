@@ -19,6 +19,8 @@ from .specs import (
     Version,
 )
 
+DEMO_USERNAME = "moderator"  # the demo moderator of `make run` and `make demo` (create_demo_moderator)
+DEMO_PASSWORD = "phm-moderator"  # noqa: S105 - a published demo credential, refused outside DEBUG
 PLAYER_PASSWORD = "phm-player"  # noqa: S105 - the published demo password, refused outside DEBUG
 
 PLAYERS = (
