@@ -7,7 +7,8 @@ They call the same service functions the pages and the API call (`create_round`,
 audit entries and notifications, and a test that needs anything else passes it on as keyword arguments.
 
 Only the passing of a deadline is not a service: the clock moves on (`pass_deadline` sets the deadline a
-minute back), as every test of a revealed round did by hand.
+minute back), as every test of a revealed round did by hand. Rows that a read-only test needs without any of
+the services' side effects come from the factory_boy factories of tests/factories.py instead.
 """
 
 from collections.abc import Iterable, Sequence
@@ -24,9 +25,11 @@ from scoring.services.table import build_match_table
 from scoring.standings import league_standings
 from submissions import services as hand_services
 from submissions.models import Hand
-from tests.submissions.conftest import KJELD
 
 DEFAULT_TITLE = "5 Card Vintage"
+# Two legal hands of a 5-card Vintage round.
+KJELD = ["Leyline of Singularity", "Karakas", "Kjeldoran Warrior", "Mishra's Workshop", "Wheel of Torture"]
+SCEPTER = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop", "Sphere of Resistance"]
 
 
 def open_round(
@@ -61,7 +64,7 @@ def submit(player, round_: Round, cards: Sequence[str] = KJELD, *, name: str = "
         player=player,
         round_id=round_.pk,
         name=name,
-        cards=list(cards),
+        cards=cards,
         attested=hand_services.EVERY_LISTED_RULE,
         **options,
     )

@@ -21,6 +21,7 @@ from scoring.models import BonusAward, Challenge, HandTally, Match, MatchReport,
 from submissions import commitments
 from submissions import services as hand_services
 from submissions.models import Hand, HandReview, HandsPreview, HandVersion
+from tests import builders
 from tests.scoring.conftest import match_between
 
 KJELD = ["Leyline of Singularity", "Karakas", "Kjeldoran Warrior", "Mishra's Workshop", "Wheel of Torture"]
@@ -75,13 +76,7 @@ def _round_past_deadline(league, moderator, players_and_hands, **rules):
     )
     for player, versions in players_and_hands:
         for name, cards in versions:
-            hand_services.submit_hand(
-                player=player,
-                round_id=round_.pk,
-                name=name,
-                cards=cards,
-                attested=hand_services.EVERY_LISTED_RULE,
-            )
+            builders.submit(player, round_, cards, name=name)
     return round_
 
 
@@ -120,13 +115,7 @@ def full_league(league, moderator, make_user):
     carol_hand = Hand.objects.get(round=first, player=carol)
     hand_services.declare_not_playing(moderator=moderator, round_id=first.pk)
     hand_services.review_hand(actor=moderator, hand_id=carol_hand.pk, action="flag", message="Check 7.3.")
-    hand_services.submit_hand(
-        player=carol,
-        round_id=first.pk,
-        name="Void, fixed",
-        cards=VOID[::-1],
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(carol, first, VOID[::-1], name="Void, fixed")
     _pass_deadline(first)
     ab, ac, bc = match_between(first, 1, 2), match_between(first, 1, 3), match_between(first, 2, 3)
     services.report_match(reporter=alice, match_id=ab.pk, points_a=6, points_b=0, comment="leylined")
@@ -510,13 +499,7 @@ def test_an_open_round_moves_and_takes_new_versions_that_verify_too(league, mode
     imported = import_league(document).league.rounds.get()
     assert imported.pk != round_.pk and imported.state == "open"
     alice = get_user_model().objects.get(username="alice")
-    hand_services.submit_hand(
-        player=alice,
-        round_id=imported.pk,
-        name="Scepter",
-        cards=SCEPTER,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, imported, SCEPTER, name="Scepter")
     old, new = (
         HandVersion.objects.filter(hand__round=imported).select_related("hand__player").order_by("number")
     )

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from rounds.models import Card
 from rounds.services import leagues as round_services
 from scoring import services as scoring_services
-from submissions import services as submission_services
+from tests import builders
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.scoring.conftest import make_players, match_between, revealed_round  # noqa: F401
 from tests.submissions.conftest import KJELD, catalog_index  # noqa: F401
@@ -81,13 +81,7 @@ def site(league, moderator, player, revealed_round, password):  # noqa: F811
         hand_size=5,
         deadline=now + timedelta(days=2),
     )
-    submission_services.submit_hand(
-        player=player,
-        round_id=open_round.pk,
-        name="Kjeld",
-        cards=KJELD,
-        attested=submission_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(player, open_round, KJELD, name="Kjeld")
     scoring_services.report_row(player=players[0], round_id=round_.pk, row="1 | X 6 4 2")
     card = Card.objects.filter(name="Black Lotus").first() or Card.objects.first()
     return {

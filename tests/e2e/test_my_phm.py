@@ -15,6 +15,7 @@ from scoring import services as scoring_services
 from scoring.models import Match
 from submissions import services
 from submissions.models import Hand
+from tests import builders
 from tests.e2e.test_accounts_browser import field
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, shoot
@@ -69,13 +70,7 @@ def season(moderator, player, make_user):
     )
     open_round = _round(moderator, league, "5 Card Vintage", timedelta(hours=5))
     reviewed = _round(moderator, league, "7 Card Highlander", timedelta(days=3))
-    services.submit_hand(
-        player=rivals[0],
-        round_id=reviewed.pk,
-        name="Scepter Tricks",
-        cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(rivals[0], reviewed, SCEPTER, name="Scepter Tricks")
     services.declare_not_playing(moderator=moderator, round_id=reviewed.pk)
     services.review_hand(
         actor=moderator,

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from outbox.models import Message
 from rounds.models import Round
 from submissions import services as hand_services
+from tests import builders
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, shoot
 from tests.submissions.conftest import KJELD, SCEPTER
@@ -23,20 +24,8 @@ def test_after_the_reveal_the_bell_leads_the_player_to_their_row(
 ):
     alice = make_user("alice", forum_username="WhammeWhamme", email="alice@example.org")
     bob = make_user("bob", forum_username="nerdyjoe", email="bob@example.org")
-    hand_services.submit_hand(
-        player=alice,
-        round_id=vintage_round.pk,
-        name="Kjeld",
-        cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
-    hand_services.submit_hand(
-        player=bob,
-        round_id=vintage_round.pk,
-        name="Scepter",
-        cards=SCEPTER,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, vintage_round, KJELD, name="Kjeld")
+    builders.submit(bob, vintage_round, SCEPTER, name="Scepter")
     page.set_viewport_size(DESKTOP)
     log_in(page, live_server, "alice", password)
     bell = page.get_by_role("link", name=re.compile(r"^Notifications"))

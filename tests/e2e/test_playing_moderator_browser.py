@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from accounts.services import make_moderator, register_player
 from scoring import services as scoring
 from scoring.models import Match
-from submissions import services
+from tests import builders
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import shoot
 from tests.submissions.conftest import KJELD, SCEPTER, VOID
@@ -31,9 +31,7 @@ def played_round(vintage_round, moderator, player, password):
         (player, KJELD, "Kjeld"),
         (rival, SCEPTER, "Scepter"),
     ]:
-        services.submit_hand(
-            player=who, round_id=round_.pk, name=name, cards=cards, attested=services.EVERY_LISTED_RULE
-        )
+        builders.submit(who, round_, cards, name=name)
     round_.deadline = timezone.now() - timedelta(minutes=1)
     round_.save(update_fields=["deadline"])
     scoring.build_match_table(round_.pk)

@@ -18,6 +18,7 @@ from scoring.standings import league_standings, standings_of_leagues
 from submissions import selectors as hand_selectors
 from submissions import services
 from submissions.models import Hand, HandVersion
+from tests import builders
 from tests.home.conftest import KJELD, SCEPTER
 
 pytestmark = pytest.mark.django_db
@@ -99,24 +100,12 @@ def test_open_round_status_changes_after_submitting_and_changing(client, player,
         f'<time class="badge text-bg-success phm-countdown" datetime="{round_.deadline.isoformat()}"' in html
     )
 
-    services.submit_hand(
-        player=player,
-        round_id=round_.pk,
-        name="The Might of Kjeld",
-        cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(player, round_, KJELD, name="The Might of Kjeld")
     html = section(home(client, player, password), "open-title")
     assert "Submitted — version 1" in html and "The Might of Kjeld" in html
     assert "Not submitted" not in html and "Change" in html
 
-    services.submit_hand(
-        player=player,
-        round_id=round_.pk,
-        name="Kjeld again",
-        cards=KJELD[::-1],
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(player, round_, KJELD[::-1], name="Kjeld again")
     html = section(home(client, player, password), "open-title")
     assert "Submitted — version 2" in html and "Kjeld again" in html
 
@@ -133,13 +122,7 @@ def test_player_a_never_sees_player_b_before_the_deadline(client, player, make_u
     round_ = open_round()
     rival = make_user("rival", forum_username="nerdyjoe")
     before = section(home(client, player, password), "open-title")
-    services.submit_hand(
-        player=rival,
-        round_id=round_.pk,
-        name="Scepter Tricks",
-        cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(rival, round_, SCEPTER, name="Scepter Tricks")
     html = home(client, player, password)
     assert "Scepter Tricks" not in html and "nerdyjoe" not in html and "rival" not in html
     assert "Not submitted" in section(html, "open-title")
@@ -200,9 +183,7 @@ def test_rounds_past_their_deadline_or_drafts_are_not_open(
     client, player, password, open_round, league, moderator
 ):
     round_ = open_round()
-    services.submit_hand(
-        player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(player, round_, KJELD, name="Kjeld")
     round_services.create_round(
         actor=moderator,
         league=league,
@@ -292,9 +273,7 @@ def test_latest_results_and_league_positions_come_from_scoring(
 
 def test_open_rounds_count_nowhere_in_results(client, player, make_players, password, open_round):
     round_ = open_round()
-    services.submit_hand(
-        player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(player, round_, KJELD, name="Kjeld")
     html = home(client, player, password)
     assert "No results yet." in html and "No position yet" in html
 
@@ -334,13 +313,7 @@ def test_undeclared_moderator_gets_only_a_link_to_the_review_page(
     client, moderator, other_moderator, player, password, open_round, two_moderator_league
 ):
     round_ = open_round(league=two_moderator_league)
-    services.submit_hand(
-        player=player,
-        round_id=round_.pk,
-        name="The Might of Kjeld",
-        cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(player, round_, KJELD, name="The Might of Kjeld")
     services.declare_not_playing(moderator=other_moderator, round_id=round_.pk)
     _flag(other_moderator, Hand.objects.get(round=round_))
 
@@ -355,25 +328,11 @@ def test_declared_moderator_sees_flagged_and_suspicious_hands(
     client, moderator, player, make_user, password, open_round, league
 ):
     round_ = open_round()
-    services.submit_hand(
-        player=player,
-        round_id=round_.pk,
-        name="The Might of Kjeld",
-        cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(player, round_, KJELD, name="The Might of Kjeld")
     rival = make_user("rival", forum_username="nerdyjoe")
-    services.submit_hand(
-        player=rival,
-        round_id=round_.pk,
-        name="Scepter Tricks",
-        cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(rival, round_, SCEPTER, name="Scepter Tricks")
     odd = make_user("odd", forum_username="Oddball")
-    services.submit_hand(
-        player=odd, round_id=round_.pk, name="Mystery", cards=SCEPTER, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(odd, round_, SCEPTER, name="Mystery")
     HandVersion.objects.filter(hand__player=odd).update(cards=[*SCEPTER[:4], "Totally Made Up Card"])
     services.declare_not_playing(moderator=moderator, round_id=round_.pk)
     _flag(moderator, Hand.objects.get(round=round_, player=player))
@@ -389,20 +348,8 @@ def test_a_playing_moderator_sees_nothing_secret(
     client, moderator, other_moderator, player, password, open_round, two_moderator_league
 ):
     round_ = open_round(league=two_moderator_league)
-    services.submit_hand(
-        player=moderator,
-        round_id=round_.pk,
-        name="Mod's own",
-        cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
-    )
-    services.submit_hand(
-        player=player,
-        round_id=round_.pk,
-        name="The Might of Kjeld",
-        cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(moderator, round_, SCEPTER, name="Mod's own")
+    builders.submit(player, round_, KJELD, name="The Might of Kjeld")
     services.declare_not_playing(moderator=other_moderator, round_id=round_.pk)
     _flag(other_moderator, Hand.objects.get(round=round_, player=player))
 
@@ -516,9 +463,7 @@ MAX_QUERIES = 45
 def _player_with_rounds(count, player, make_players, open_round, revealed_round, moderator):
     for _ in range(count):
         round_ = open_round()
-        services.submit_hand(
-            player=player, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-        )
+        builders.submit(player, round_, KJELD, name="Kjeld")
         open_round(title="Not entered")
         others = make_players(3)
         revealed = revealed_round([player, *others])
@@ -564,13 +509,7 @@ def test_a_moderators_page_runs_the_same_queries_for_one_league_or_many(
             actor=moderator, name=f"League {number}", moderators=[moderator]
         )
         declared = open_round(league=league, title="Declared")
-        services.submit_hand(
-            player=player,
-            round_id=declared.pk,
-            name="Kjeld",
-            cards=KJELD,
-            attested=services.EVERY_LISTED_RULE,
-        )
+        builders.submit(player, declared, KJELD, name="Kjeld")
         services.declare_not_playing(moderator=moderator, round_id=declared.pk)
         _flag(moderator, Hand.objects.get(round=declared))
         open_round(league=league, title="Undeclared")

@@ -8,17 +8,12 @@ from django.urls import reverse
 from outbox.models import Message
 from rounds.services.leagues import create_league
 from submissions import services as hand_services
+from tests import builders
 from tests.submissions.conftest import KJELD, SCEPTER
 
 pytestmark = pytest.mark.django_db
 
 LIST_URL = reverse("admin:outbox_message_changelist")
-
-
-def submit(player, round_, cards):
-    return hand_services.submit_hand(
-        player=player, round_id=round_.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE
-    )
 
 
 def subjects(client):
@@ -28,7 +23,7 @@ def subjects(client):
 
 
 def test_a_moderator_sees_their_leagues_messages_without_bodies(client, moderator, open_round, alice):
-    submit(alice, open_round, KJELD)
+    builders.submit(alice, open_round, KJELD)
     message = Message.objects.get()
     hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     client.force_login(moderator)
@@ -39,7 +34,7 @@ def test_a_moderator_sees_their_leagues_messages_without_bodies(client, moderato
 
 
 def test_a_moderator_of_another_league_sees_nothing(client, other_moderator, open_round, alice):
-    submit(alice, open_round, KJELD)
+    builders.submit(alice, open_round, KJELD)
     client.force_login(other_moderator)
     assert subjects(client) == []
     message = Message.objects.get()
@@ -50,7 +45,7 @@ def test_a_moderator_of_another_league_sees_nothing(client, other_moderator, ope
 def test_before_the_deadline_receipts_are_shown_only_to_moderators_who_declared(
     client, moderator, open_round, alice
 ):
-    submit(alice, open_round, KJELD)
+    builders.submit(alice, open_round, KJELD)
     client.force_login(moderator)
     assert subjects(client) == []  # who entered is not for a moderator who may still play
     hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
@@ -61,8 +56,8 @@ def test_a_playing_moderator_sees_the_rounds_receipts_only_after_the_deadline(
     client, moderator, other_moderator, league, open_round, alice
 ):
     league.moderators.add(other_moderator)
-    submit(other_moderator, open_round, SCEPTER)
-    submit(alice, open_round, KJELD)
+    builders.submit(other_moderator, open_round, SCEPTER)
+    builders.submit(alice, open_round, KJELD)
     client.force_login(other_moderator)
     assert subjects(client) == []  # not even their own receipt's neighbours: who entered stays secret
     with time_machine.travel(open_round.deadline, tick=False):
@@ -70,21 +65,21 @@ def test_a_playing_moderator_sees_the_rounds_receipts_only_after_the_deadline(
 
 
 def test_players_and_visitors_cannot_see_the_outbox(client, alice, open_round):
-    submit(alice, open_round, KJELD)
+    builders.submit(alice, open_round, KJELD)
     assert client.get(LIST_URL).status_code == 302  # to the admin login
     client.force_login(alice)
     assert client.get(LIST_URL).status_code == 302
 
 
 def test_an_administrator_reads_the_body_and_address(admin_client, open_round, alice):
-    submit(alice, open_round, KJELD)
+    builders.submit(alice, open_round, KJELD)
     message = Message.objects.get()
     detail = admin_client.get(reverse("admin:outbox_message_change", args=[message.pk])).content.decode()
     assert "Kjeldoran Warrior" in detail and "alice@example.org" in detail
 
 
 def test_a_moderator_sends_failed_messages_again_from_the_list(client, moderator, open_round, alice):
-    submit(alice, open_round, KJELD)
+    builders.submit(alice, open_round, KJELD)
     Message.objects.update(state=Message.State.FAILED, attempts=12, last_error="SMTPRecipientsRefused: full")
     client.force_login(moderator)
     hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)

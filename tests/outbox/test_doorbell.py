@@ -7,6 +7,7 @@ import pytest
 from outbox import tasks
 from outbox.doorbell import Doorbell
 from phm.tasks import publishing_held
+from tests import builders
 
 
 @pytest.fixture
@@ -62,12 +63,9 @@ def test_the_task_delivers_each_message_once(open_round, alice):
     from django.core import mail
 
     from outbox.models import Message
-    from submissions import services as hand_services
     from tests.submissions.conftest import KJELD
 
-    hand_services.submit_hand(
-        player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="K")
     [message] = Message.objects.all()
     assert tasks.send_messages([message.pk, message.pk]) == ["sent", "skipped"]
     assert len(mail.outbox) == 1

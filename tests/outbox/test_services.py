@@ -14,15 +14,14 @@ from outbox import services, tasks
 from outbox.models import Message
 from rounds.models.audit import AuditEntry
 from submissions import services as hand_services
+from tests import builders
 from tests.submissions.conftest import KJELD, SCEPTER
 
 pytestmark = pytest.mark.django_db
 
 
 def submit(player, round_, cards=KJELD, name="Kjeld"):
-    return hand_services.submit_hand(
-        player=player, round_id=round_.pk, name=name, cards=cards, attested=hand_services.EVERY_LISTED_RULE
-    )
+    return builders.submit(player, round_, cards, name=name)
 
 
 def failing_backend(error):

@@ -24,11 +24,11 @@ from outbox.models import Message
 from phm.tasks import ping
 from rounds.models import Round, RoundState
 from rounds.models.audit import AuditEntry
-from rounds.services import leagues as round_services
 from scoring.models import Match
 from scoring.services import build_match_table
 from submissions import services as hand_services
 from submissions.models import Hand
+from tests import builders
 from tests.submissions.conftest import KJELD, SCEPTER, VOID
 
 from .stack import database_url, free_port, wait_for
@@ -59,10 +59,9 @@ def http(method, url, token=None, body=None):
 
 def open_round(league, moderator, days=2):
     now = timezone.now()
-    return round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="Faults", hand_size=5,
-        deadline=now + timedelta(days=days),
-    )  # fmt: skip
+    return builders.open_round(
+        league=league, actor=moderator, title="Faults", deadline=now + timedelta(days=days)
+    )
 
 
 def players(make_user, count):
@@ -102,9 +101,7 @@ def test_a_mail_server_that_never_answers_costs_the_player_nothing(fault_stack, 
     [player], _ = players(make_user, 1)
     # The request's own process never opens a mail connection: sending is the workers' job.
     with mock.patch("django.core.mail.backends.smtp.EmailBackend.open", side_effect=AssertionError("SMTP")):
-        submission = hand_services.submit_hand(
-            player=player, round_id=round_.pk, name="K", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE
-        )
+        submission = builders.submit(player, round_, KJELD, name="K")
     assert submission.created
     message = Message.objects.get(kind="hand.receipt")
     assert wait_for(lambda: Message.objects.get(pk=message.pk).attempts >= 1, timeout=60)
@@ -137,9 +134,7 @@ def test_a_mail_server_that_never_answers_does_not_delay_the_reveal(
     round_ = open_round(league, moderator)
     made, _ = players(make_user, 40)
     for player in made:  # each receipt is handed to the workers as its hand commits
-        hand_services.submit_hand(
-            player=player, round_id=round_.pk, name="", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE
-        )
+        builders.submit(player, round_, KJELD)
     receipts = set(Message.objects.filter(kind="hand.receipt").values_list("pk", flat=True))
     assert len(receipts) == 40
     assert wait_for(lambda: silent.connections, timeout=30)  # the mail worker is stuck on the silent server
@@ -178,9 +173,7 @@ def test_with_redis_unreachable_everything_a_player_does_still_works(
     # A revealed round with its table, for the reports.
     played = open_round(league, moderator)
     for player, cards in ((alice, KJELD), (bob, SCEPTER), (carol, VOID)):
-        hand_services.submit_hand(
-            player=player, round_id=played.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE
-        )
+        builders.submit(player, played, cards)
     past_deadline(played)
     hand_services.reveal_round(played.pk)
     build_match_table(played.pk)
@@ -264,9 +257,7 @@ def test_a_worker_killed_in_the_middle_of_a_reveal_and_a_table_build(
     round_ = open_round(league, moderator)
     made, _ = players(make_user, 3)
     for player, cards in zip(made, (KJELD, SCEPTER, VOID), strict=True):
-        hand_services.submit_hand(
-            player=player, round_id=round_.pk, name="", cards=cards, attested=hand_services.EVERY_LISTED_RULE
-        )
+        builders.submit(player, round_, cards)
     past_deadline(round_)
     first_hand = Hand.objects.filter(round=round_).order_by("pk").first()
 

@@ -16,6 +16,7 @@ from rounds.models import AcceptedCard, Card
 from rounds.models.audit import AuditEntry
 from rounds.services.leagues import create_league, create_round
 from submissions import services as hand_services
+from tests import builders
 from tests.submissions.conftest import KJELD
 
 pytestmark = pytest.mark.django_db
@@ -30,11 +31,7 @@ def _index(catalog_index):
 
 @pytest.fixture
 def open_round(league, moderator):
-    now = timezone.now()
-    return create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="Five", hand_size=5,
-        deadline=now + timedelta(days=2),
-    )  # fmt: skip
+    return builders.open_round(league=league, actor=moderator, title="Five")
 
 
 def api_as(user):
@@ -91,13 +88,7 @@ def test_accepting_is_audited_public_and_makes_the_card_legal(open_round, modera
     assert NEW_CARD in page and "Released 2026-11-20" in page and "Card accepted (3.2a)" in page
     assert client.get(f"/api/rounds/{open_round.pk}/accepted-cards/").json()[0]["name"] == NEW_CARD
     player = make_user("newcomer")
-    hand_services.submit_hand(
-        player=player,
-        round_id=open_round.pk,
-        name="",
-        cards=[NEW_CARD, *KJELD[:4]],
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(player, open_round, [NEW_CARD, *KJELD[:4]])
     card_id = response.json()["id"]
     assert (
         api_as(moderator).delete(f"/api/rounds/{open_round.pk}/accepted-cards/{card_id}/").status_code == 204
@@ -109,13 +100,7 @@ def test_a_playing_moderator_leaves_the_decision_to_another_moderator(open_round
     second = register_player(username="second", password="correct-horse-battery-42")
     make_moderator(second)
     league.moderators.add(second)
-    hand_services.submit_hand(
-        player=moderator,
-        round_id=open_round.pk,
-        name="",
-        cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(moderator, open_round, KJELD)
     response = api_as(moderator).post(
         f"/api/rounds/{open_round.pk}/accepted-cards/", {"name": NEW_CARD, "reason": "Spoiled"}
     )
@@ -132,13 +117,7 @@ def test_in_a_league_naming_no_moderator_any_other_site_moderator_decides(
     open_round, league, moderator, other_moderator
 ):
     league.moderators.clear()  # every site moderator manages it: the other one can decide
-    hand_services.submit_hand(
-        player=moderator,
-        round_id=open_round.pk,
-        name="",
-        cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(moderator, open_round, KJELD)
     body = {"name": NEW_CARD, "reason": "Spoiled"}
     response = api_as(moderator).post(f"/api/rounds/{open_round.pk}/accepted-cards/", body)
     assert response.status_code == 403 and "Other Moderator" in response.json()["detail"]
@@ -148,13 +127,7 @@ def test_in_a_league_naming_no_moderator_any_other_site_moderator_decides(
 
 
 def test_a_sole_moderator_who_plays_may_accept_and_it_shows_after_the_reveal(open_round, moderator, client):
-    hand_services.submit_hand(
-        player=moderator,
-        round_id=open_round.pk,
-        name="",
-        cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(moderator, open_round, KJELD)
     services.accept_unknown_card(open_round, name=NEW_CARD, by=moderator, reason="Spoiled")
     page = client.get(f"/rounds/{open_round.pk}/").content.decode()
     assert "a moderator who plays in this round" not in page  # before the deadline it would tell who entered
@@ -173,13 +146,7 @@ def test_a_catalog_card_not_yet_legal_in_vintage_can_be_accepted(open_round, mod
     player = make_user("previewer")
     hand = [NOT_YET_LEGAL, *KJELD[:4]]
     with pytest.raises(hand_services.IllegalHand) as refused:
-        hand_services.submit_hand(
-            player=player,
-            round_id=open_round.pk,
-            name="",
-            cards=hand,
-            attested=hand_services.EVERY_LISTED_RULE,
-        )
+        builders.submit(player, open_round, hand)
     assert refused.value.verdict.cards[0].problems[0].code == "not_vintage_legal"
 
     response = api_as(moderator).post(
@@ -188,9 +155,7 @@ def test_a_catalog_card_not_yet_legal_in_vintage_can_be_accepted(open_round, mod
     )
     assert response.status_code == 201 and response.json()["name"] == NOT_YET_LEGAL  # the catalog's name
     assert AuditEntry.objects.get(action="round.card_accepted").after == {"card": NOT_YET_LEGAL}
-    hand_services.submit_hand(
-        player=player, round_id=open_round.pk, name="", cards=hand, attested=hand_services.EVERY_LISTED_RULE
-    )
+    builders.submit(player, open_round, hand)
     verdict = check_hand(hand, rules_for_round(open_round))
     assert verdict.legal and verdict.cards[0].accepted and not verdict.cards[1].accepted
 

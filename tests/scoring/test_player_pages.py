@@ -15,6 +15,7 @@ from scoring import selectors, services
 from scoring.metagame import card_metagame
 from scoring.player_selectors import player_page
 from submissions import services as hand_services
+from tests import builders
 from tests.factories import RoundFactory
 
 from .conftest import make_hands, match_between
@@ -199,13 +200,7 @@ def test_open_round_hand_shows_nowhere(
         hand_size=5,
         deadline=now + timedelta(days=2),
     )
-    hand_services.submit_hand(
-        player=players[0],
-        round_id=open_round.pk,
-        name=SECRET_NAME,
-        cards=SECRET_CARDS,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(players[0], open_round, SECRET_CARDS, name=SECRET_NAME)
     last = max(league.rounds.values_list("number", flat=True))  # the factory's numbers run on across tests
     draft = RoundFactory(
         league=league,

@@ -11,6 +11,7 @@ from rounds.services.leagues import open_round
 from scoring import services
 from scoring.standings import league_standings
 from submissions import services as hand_services
+from tests import builders
 
 from .conftest import match_between
 
@@ -69,20 +70,8 @@ def test_tie_for_first_tiebreak_round_and_winners(two_round_league, moderator):
     assert tiebreak.tiebreak and set(tiebreak.eligible_players.all()) == set(players[:2])
     open_round(actor=moderator, round_id=tiebreak.pk, now=timezone.now())
     with pytest.raises(hand_services.HandConflict, match="tie-break round"):
-        hand_services.submit_hand(
-            player=players[2],
-            round_id=tiebreak.pk,
-            name="x",
-            cards=KJELD,
-            attested=hand_services.EVERY_LISTED_RULE,
-        )
-    hand_services.submit_hand(
-        player=players[0],
-        round_id=tiebreak.pk,
-        name="Kjeld",
-        cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+        builders.submit(players[2], tiebreak, KJELD, name="x")
+    builders.submit(players[0], tiebreak, KJELD, name="Kjeld")
     # The tie-break does not count in the standings; the moderator declares the winner.
     assert [row.league_points for row in league_standings(league).rows] == [600, 600, 25]
     with pytest.raises(services.ScoringInputError, match="Not a player"):

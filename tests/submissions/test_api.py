@@ -6,6 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from rounds.models.audit import audit_trail
 from submissions import services
 from submissions.models import Hand, HandStatus
+from tests import builders
 
 from .conftest import KJELD, SCEPTER, VOID
 
@@ -102,9 +103,7 @@ def test_anonymous_gets_401_and_no_hand_is_404(api_client, open_round, alice):
 def test_round_hands_are_404_before_the_deadline_except_for_a_non_playing_moderator(
     api_client, open_round, alice, bob, moderator, other_moderator
 ):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     hands_url = f"/api/rounds/{open_round.pk}/hands/"
     assert api_client.get(hands_url).status_code == 404
     assert as_user(api_client, bob).get(hands_url).status_code == 404
@@ -121,12 +120,8 @@ def test_round_hands_are_404_before_the_deadline_except_for_a_non_playing_modera
 def test_a_playing_moderator_sees_no_other_hand_before_the_deadline(
     api_client, client, open_round, alice, moderator
 ):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
-    services.submit_hand(
-        player=moderator, round_id=open_round.pk, name="Mine", cards=VOID, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
+    builders.submit(moderator, open_round, VOID, name="Mine")
     client = as_user(api_client, moderator)
     assert client.get(f"/api/rounds/{open_round.pk}/hands/").status_code == 404
     alice_hand = Hand.objects.get(player=alice)
@@ -142,12 +137,8 @@ def test_a_playing_moderator_sees_no_other_hand_before_the_deadline(
 
 
 def test_after_the_deadline_everyone_sees_every_hand_with_nonce(api_client, open_round, alice, bob):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
-    services.submit_hand(
-        player=bob, round_id=open_round.pk, name="Scepter", cards=SCEPTER, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
+    builders.submit(bob, open_round, SCEPTER, name="Scepter")
     with time_machine.travel(open_round.deadline, tick=False):
         with CaptureQueriesContext(connection) as ctx:
             response = api_client.get(f"/api/rounds/{open_round.pk}/hands/")
@@ -168,9 +159,7 @@ def test_after_the_deadline_everyone_sees_every_hand_with_nonce(api_client, open
 def test_review_flag_notifies_the_player_and_is_audited(
     api_client, open_round, alice, moderator, mailoutbox, django_capture_on_commit_callbacks
 ):
-    hand = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    ).hand
+    hand = builders.submit(alice, open_round, KJELD, name="Kjeld").hand
     services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     client = as_user(api_client, moderator)
     with django_capture_on_commit_callbacks(execute=True):
@@ -192,9 +181,7 @@ def test_review_flag_notifies_the_player_and_is_audited(
 def test_disqualify_and_replace_are_409_before_the_deadline_and_work_after(
     api_client, open_round, alice, moderator
 ):
-    hand = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    ).hand
+    hand = builders.submit(alice, open_round, KJELD, name="Kjeld").hand
     services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     client = as_user(api_client, moderator)
     review = f"/api/hands/{hand.pk}/review/"
@@ -222,9 +209,7 @@ def test_disqualify_and_replace_are_409_before_the_deadline_and_work_after(
 
 
 def test_review_by_a_player_is_404_before_and_403_after_the_deadline(api_client, open_round, alice, bob):
-    hand = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    ).hand
+    hand = builders.submit(alice, open_round, KJELD, name="Kjeld").hand
     client = as_user(api_client, bob)
     review = f"/api/hands/{hand.pk}/review/"
     assert client.post(review, {"action": "flag", "message": "x"}, format="json").status_code == 404

@@ -7,12 +7,11 @@ import pytest
 import time_machine
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 from rest_framework.test import APIClient
 
-from rounds.services import leagues as round_services
 from submissions import commitments, services
 from submissions.models import Hand, HandVersion
+from tests import builders
 
 from .conftest import KJELD, SCEPTER
 from .test_secrecy import concrete_urls
@@ -31,9 +30,7 @@ ANSWERS = {"tribe": "goblin", "pet": "serra angel", "x": "7", "motto": f"  {SECR
 
 
 def make_round(moderator, league, **rules):
-    now = timezone.now()
-    values = {"title": "Decisions", "hand_size": 5, "deadline": now + timedelta(days=2), **rules}
-    return round_services.create_round(actor=moderator, league=league, now=now, open_now=True, **values)
+    return builders.open_round(league=league, actor=moderator, **{"title": "Decisions", **rules})
 
 
 def my_hand_url(round_):
@@ -157,9 +154,7 @@ def test_the_commitment_covers_the_decisions_and_old_commitments_keep_format_v1(
     again = put(alice, decision_round, decisions={**ANSWERS, "tribe": "Elf"}).json()
     assert again["version"] == 2
     # A round without decisions commits exactly as before (v1): earlier commitments still verify.
-    services.submit_hand(
-        player=bob, round_id=open_round.pk, name="S", cards=SCEPTER, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(bob, open_round, SCEPTER, name="S")
     plain = HandVersion.objects.select_related("hand__player").get(hand__player=bob)
     plain_text = commitments.version_text(plain)
     assert plain_text.startswith("PHM hand commitment v1\n") and "decision" not in plain_text

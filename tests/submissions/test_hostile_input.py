@@ -8,6 +8,7 @@ from accounts.models import Profile
 from rounds.services import leagues as round_services
 from submissions import services
 from submissions.models import Hand
+from tests import builders
 
 from .conftest import KJELD, SCEPTER
 
@@ -31,9 +32,7 @@ def test_hand_names_lose_bidi_overrides_and_zero_width_characters(api_client, op
 
 
 def test_renaming_a_hand_cleans_the_name_too(open_round, alice, moderator):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     hand = Hand.objects.get()
     services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     services.review_hand(actor=moderator, hand_id=hand.pk, action="rename", name="\u202eNew\u200b name")
@@ -73,12 +72,8 @@ def test_the_hand_form_refuses_control_characters_with_a_clear_page(client, open
 
 def test_hands_posted_export_escapes_hand_and_forum_names(client, open_round, alice, bob, moderator):
     Profile.objects.filter(user=bob).update(forum_username=BREAKOUT)
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name=IMG, cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
-    services.submit_hand(
-        player=bob, round_id=open_round.pk, name="Plain", cards=SCEPTER, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name=IMG)
+    builders.submit(bob, open_round, SCEPTER, name="Plain")
     round_services.close_round_now(actor=moderator, round_id=open_round.pk, now=timezone.now())
     text = client.get(f"/rounds/{open_round.pk}/export/hands.bbcode").content.decode()
     for tag in ("[img]", "[/img]", "[url", "[/url]", "[/code]"):
@@ -91,9 +86,7 @@ def test_hands_posted_export_escapes_hand_and_forum_names(client, open_round, al
 
 
 def test_my_hand_api_reply_is_never_cached(api_client, open_round, alice):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     api_client.force_authenticate(alice)
     response = api_client.get(url(open_round))
     assert response.status_code == 200
@@ -102,9 +95,7 @@ def test_my_hand_api_reply_is_never_cached(api_client, open_round, alice):
 
 
 def test_reviewing_moderators_hands_reply_is_never_cached(api_client, open_round, alice, moderator):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     api_client.force_authenticate(moderator)
     response = api_client.get(f"/api/rounds/{open_round.pk}/hands/")

@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 from rounds.models.audit import AuditEntry
 from submissions import services
 from submissions.models import Hand, HandsPreview
+from tests import builders
 from tests.submissions.conftest import KJELD, SCEPTER
 
 pytestmark = pytest.mark.django_db
@@ -19,28 +20,18 @@ def api_as(user):
 
 
 def test_the_review_page_asks_first_and_a_get_records_nothing(client, open_round, moderator, alice):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     client.force_login(moderator)
     page = client.get(f"/moderate/rounds/{open_round.pk}/hands/").content.decode()
     assert "Show me the hands — I will not play in this round" in page
     assert "Kjeldoran Warrior" not in page
     assert not HandsPreview.objects.exists()
     # …so the moderator may still play.
-    services.submit_hand(
-        player=moderator,
-        round_id=open_round.pk,
-        name="Mine",
-        cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(moderator, open_round, SCEPTER, name="Mine")
 
 
 def test_declaring_shows_the_hands_and_bars_the_moderator_from_playing(client, open_round, moderator, alice):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     client.force_login(moderator)
     response = client.post(f"/moderate/rounds/{open_round.pk}/hands/preview/")
     assert response.status_code == 302
@@ -48,20 +39,12 @@ def test_declaring_shows_the_hands_and_bars_the_moderator_from_playing(client, o
     assert "Kjeldoran Warrior" in page and "you can no longer enter one" in page
     assert AuditEntry.objects.filter(action="round.hands_previewed", actor=moderator).count() == 1
     with pytest.raises(services.HandConflict, match="chose to see the other hands"):
-        services.submit_hand(
-            player=moderator,
-            round_id=open_round.pk,
-            name="Peek",
-            cards=SCEPTER,
-            attested=services.EVERY_LISTED_RULE,
-        )
+        builders.submit(moderator, open_round, SCEPTER, name="Peek")
     assert not Hand.objects.filter(round=open_round, player=moderator).exists()
 
 
 def test_the_hands_api_answers_409_until_the_moderator_declares(open_round, moderator, alice):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     api = api_as(moderator)
     response = api.get(f"/api/rounds/{open_round.pk}/hands/")
     assert response.status_code == 409
@@ -81,16 +64,8 @@ def test_the_hands_api_answers_409_until_the_moderator_declares(open_round, mode
 
 
 def test_a_moderator_with_a_hand_cannot_declare_nor_look(client, open_round, moderator, alice):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
-    services.submit_hand(
-        player=moderator,
-        round_id=open_round.pk,
-        name="Mine",
-        cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
+    builders.submit(moderator, open_round, SCEPTER, name="Mine")
     response = api_as(moderator).post(f"/api/rounds/{open_round.pk}/preview/")
     assert response.status_code == 409 and "You have a hand in this round" in response.json()["detail"]
     assert api_as(moderator).get(f"/api/rounds/{open_round.pk}/hands/").status_code == 404
@@ -107,9 +82,7 @@ def test_only_the_leagues_moderators_may_declare(open_round, other_moderator, al
 
 
 def test_reviewing_a_hand_before_declaring_is_refused_with_the_reason(open_round, moderator, alice):
-    hand = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    ).hand
+    hand = builders.submit(alice, open_round, KJELD, name="Kjeld").hand
     response = api_as(moderator).post(
         f"/api/hands/{hand.pk}/review/", {"action": "flag", "message": "6 cards"}
     )

@@ -14,6 +14,7 @@ from rounds.services import leagues as round_services
 from submissions import notifications
 from submissions import services as hand_services
 from submissions.models import DeadlineReminder
+from tests import builders
 from tests.factories import LeagueFactory, RoundFactory
 from tests.scoring.conftest import make_hands
 
@@ -33,11 +34,8 @@ def league_players(league, alice, bob, carol, dave):
 
 
 def open_new_round(league, moderator, **rules):
-    now = timezone.now()
-    rules.setdefault("deadline", now + timedelta(days=3))
-    return round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="4 Card Goblins", hand_size=4, **rules
-    )
+    rules.setdefault("deadline", timezone.now() + timedelta(days=3))
+    return builders.open_round(league=league, actor=moderator, title="4 Card Goblins", hand_size=4, **rules)
 
 
 def told(kind):
@@ -99,13 +97,7 @@ def test_a_tie_break_round_invites_only_the_tied_players(league, moderator, leag
 def test_reminders_go_only_to_who_has_not_submitted_and_never_twice(league, moderator, league_players):
     alice, _bob, _carol, _dave = league_players
     round_ = open_new_round(league, moderator)
-    hand_services.submit_hand(
-        player=alice,
-        round_id=round_.pk,
-        name="Secret Goblins",
-        cards=KJELD[:4],
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, round_, KJELD[:4], name="Secret Goblins")
     day_before = round_.deadline - timedelta(hours=23)
     assert notifications.send_reminders(now=round_.deadline - timedelta(hours=25)) == 0  # too early
     assert notifications.send_reminders(now=day_before) == 2
@@ -168,20 +160,8 @@ def test_reminder_task_is_on_the_beat(settings):
 
 
 def test_a_flag_tells_only_the_hand_s_player(open_round, moderator, alice, bob):
-    hand_services.submit_hand(
-        player=alice,
-        round_id=open_round.pk,
-        name="Kjeld",
-        cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
-    hand_services.submit_hand(
-        player=bob,
-        round_id=open_round.pk,
-        name="Other",
-        cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
+    builders.submit(bob, open_round, KJELD, name="Other")
     hand = alice.hands.get(round=open_round)
     hand_services.declare_not_playing(moderator=moderator, round_id=open_round.pk)
     hand_services.review_hand(
@@ -198,13 +178,7 @@ def test_a_flag_tells_only_the_hand_s_player(open_round, moderator, alice, bob):
 def test_nothing_told_before_the_reveal_names_another_player_s_hand(league, moderator, league_players):
     alice, _bob, _carol, _dave = league_players
     round_ = open_new_round(league, moderator)
-    hand_services.submit_hand(
-        player=alice,
-        round_id=round_.pk,
-        name="Secret Goblins",
-        cards=KJELD[:4],
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, round_, KJELD[:4], name="Secret Goblins")
     notifications.send_reminders(now=round_.deadline - timedelta(hours=23))
     notifications.send_reminders(now=round_.deadline - timedelta(minutes=30))
     for note in Notification.objects.exclude(recipient=alice):

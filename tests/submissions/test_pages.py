@@ -5,6 +5,7 @@ from django.test.utils import CaptureQueriesContext
 
 from submissions import services
 from submissions.models import Hand, HandVersion
+from tests import builders
 
 from .conftest import KJELD, SCEPTER, VOID
 
@@ -151,9 +152,7 @@ def test_review_page_shows_verdicts_with_bounded_queries(client, open_round, mod
 
 
 def test_review_actions_from_the_page(client, open_round, moderator, alice):
-    hand = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    ).hand
+    hand = builders.submit(alice, open_round, KJELD, name="Kjeld").hand
     client.force_login(moderator)
     response = client.post(
         f"/moderate/hands/{hand.pk}/review/", {"action": "flag", "message": "Fix card 3"}, follow=True
@@ -179,9 +178,7 @@ def test_review_actions_from_the_page(client, open_round, moderator, alice):
 def test_verify_page_checks_a_commitment(client, open_round, alice):
     from submissions.commitments import version_text
 
-    version = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    ).version
+    version = builders.submit(alice, open_round, KJELD, name="K").version
     text = version_text(HandVersion.objects.select_related("hand__player").get(pk=version.pk))
     good = client.post("/hands/verify/", {"text": text, "commitment": version.commitment}).content.decode()
     bad = client.post(
@@ -192,9 +189,7 @@ def test_verify_page_checks_a_commitment(client, open_round, alice):
 
 
 def test_round_page_query_count_does_not_grow_with_hands_while_open(client, open_round, alice, make_user):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="K", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="K")
     client.force_login(alice)
     client.get(open_round.get_absolute_url())  # the bell's count is cached from the first page on
     with CaptureQueriesContext(connection) as ctx:

@@ -15,8 +15,8 @@ from icalendar import Calendar
 from accounts import services as account_services
 from rounds.models import Round, RoundState
 from rounds.services import leagues as round_services
-from submissions import services
 from submissions.models import Hand
+from tests import builders
 from tests.factories import LeagueFactory, RoundFactory
 
 from .conftest import KJELD
@@ -175,13 +175,7 @@ def all_feeds(alice, league):
 
 
 def test_no_feed_shows_anything_of_a_hand_before_the_deadline(alice, bob, league, open_round):
-    services.submit_hand(
-        player=alice,
-        round_id=open_round.pk,
-        name=SECRET_NAME,
-        cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, open_round, KJELD, name=SECRET_NAME)
     account_services.calendar_token_for(bob)
     feeds = all_feeds(alice, league)
     feeds["bob ics"] = Client().get(calendar_url(bob)).content.decode()
@@ -201,13 +195,7 @@ def test_no_feed_shows_anything_of_a_hand_before_the_deadline(alice, bob, league
 
 
 def test_after_the_deadline_the_feed_counts_the_hands_but_names_none(alice, league, open_round):
-    services.submit_hand(
-        player=alice,
-        round_id=open_round.pk,
-        name=SECRET_NAME,
-        cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, open_round, KJELD, name=SECRET_NAME)
     with time_machine.travel(open_round.deadline + timedelta(minutes=1), tick=False):
         feeds = all_feeds(alice, league)
     atom = feedparser.parse(feeds["atom"])

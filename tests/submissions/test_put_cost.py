@@ -19,6 +19,7 @@ from phm.links import site_url
 from rounds.models.audit import AuditEntry
 from submissions import services
 from submissions.models import HandVersion
+from tests import builders
 
 from .conftest import KJELD, SCEPTER
 
@@ -88,9 +89,7 @@ def test_the_receipt_row_names_its_version_and_its_body_is_rendered_when_sent(op
 
 def test_the_receipt_is_the_one_the_templates_made_in_the_request(open_round, alice):
     """Rendered at sending with the context the request used to render it with: the same text."""
-    submission = services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    submission = builders.submit(alice, open_round, KJELD, name="Kjeld")
     message = Message.objects.get(kind="hand.receipt")
     expected_text, expected_html = outbox_services.rendering.render_email(
         kind="hand.receipt",
@@ -109,9 +108,7 @@ def test_the_receipt_is_the_one_the_templates_made_in_the_request(open_round, al
 
 
 def test_a_receipt_whose_version_is_gone_fails_for_good(open_round, alice):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     message = Message.objects.get(kind="hand.receipt")
     Message.objects.filter(pk=message.pk).update(source_id=10**12)
     assert outbox_services.deliver(message.pk) == "failed"
@@ -121,9 +118,7 @@ def test_a_receipt_whose_version_is_gone_fails_for_good(open_round, alice):
 
 
 def test_a_receipt_is_only_ever_rendered_for_the_versions_own_player(open_round, alice, bob):
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     message = Message.objects.get(kind="hand.receipt")
     Message.objects.filter(pk=message.pk).update(recipient=bob, to_address="bob@example.org")
     assert outbox_services.deliver(message.pk) == "failed"
@@ -134,9 +129,7 @@ def test_the_statement_sends_the_values_djangos_own_saves_would(open_round, alic
     """_save_submission builds its SQL once; its values must stay those of the ORM's INSERT compiler."""
     from django.db.models import sql
 
-    services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld")
     rows = [
         HandVersion.objects.get(hand__player=alice),
         AuditEntry.objects.filter(action="hand.submitted").latest("pk"),

@@ -12,6 +12,7 @@ from rounds.models import Round, RoundState
 from rounds.services import leagues as round_services
 from submissions import services
 from submissions.models import Hand, HandVersion
+from tests import builders
 from tests.conftest import skip_unless
 from tests.rounds.test_round_races import run_together
 
@@ -120,9 +121,7 @@ def test_a_real_worker_reveals_a_round(on_postgres, celery_worker_process, leagu
         actor=moderator, league=league, now=now, open_now=True, title="Worker", hand_size=5,
         deadline=now + timedelta(days=1),
     )  # fmt: skip
-    services.submit_hand(
-        player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    )
+    builders.submit(alice, round_, KJELD, name="Kjeld")
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now())
     reveal_round.apply_async(args=[round_.pk], queue=celery_worker_process)  # nothing reads its result
     deadline = time.monotonic() + 90  # generous: the first task waits for the worker process to boot
@@ -175,13 +174,7 @@ def test_closing_the_round_while_players_submit_leaves_no_hand_after_the_close(
     def submit(player):
         def job():
             try:
-                return services.submit_hand(
-                    player=player,
-                    round_id=round_.pk,
-                    name="",
-                    cards=KJELD,
-                    attested=services.EVERY_LISTED_RULE,
-                ).version
+                return builders.submit(player, round_, KJELD).version
             except services.HandConflict:
                 return "refused"
 
@@ -220,13 +213,10 @@ def test_a_moderator_never_both_plays_and_sees_the_hands_under_any_interleaving(
             actor=moderator, league=league, now=now, open_now=True, title=f"Trial {trial}", hand_size=5,
             deadline=now + timedelta(days=1),
         )  # fmt: skip
-        services.submit_hand(
-            player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-        )
+        builders.submit(alice, round_, KJELD, name="Kjeld")
         jobs = []
         for user in moderators:
-            jobs.append(lambda user=user, round_=round_: services.submit_hand(
-                player=user, round_id=round_.pk, name="Mine", cards=SCEPTER, attested=services.EVERY_LISTED_RULE))  # fmt: skip
+            jobs.append(lambda user=user, round_=round_: builders.submit(user, round_, SCEPTER, name="Mine"))  # fmt: skip
             jobs.append(lambda user=user, round_=round_: services.declare_not_playing(
                 moderator=user, round_id=round_.pk))  # fmt: skip
         results = run_together(jobs)

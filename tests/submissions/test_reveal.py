@@ -13,6 +13,7 @@ from submissions import services, tasks
 from submissions.bbcode import hands_posted
 from submissions.models import Hand
 from submissions.selectors import hands_of_round
+from tests import builders
 
 from .conftest import KJELD, SCEPTER, VOID
 
@@ -27,17 +28,9 @@ def three_hands(open_round, alice, bob, make_user):
         (alice, "The Might of Kjeld", KJELD),
         (carol, "The call of the void", VOID),
     ]:
-        services.submit_hand(
-            player=player, round_id=open_round.pk, name=name, cards=cards, attested=services.EVERY_LISTED_RULE
-        )
+        builders.submit(player, open_round, cards, name=name)
     # Alice edits later: numbering is by *first* submission, so her edit does not move her.
-    services.submit_hand(
-        player=alice,
-        round_id=open_round.pk,
-        name="The Might of Kjeld",
-        cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, open_round, SCEPTER, name="The Might of Kjeld")
     return open_round
 
 

@@ -17,8 +17,8 @@ from rounds.permissions import others_who_can_manage
 from rounds.services.leagues import create_league
 from scoring import services as scoring
 from scoring.models import Match, MatchStatus
-from submissions import services
 from submissions.models import Hand, HandStatus, HandVersion
+from tests import builders
 
 from .conftest import KJELD, SCEPTER, VOID
 
@@ -48,9 +48,7 @@ def page_as(user=None):
 
 
 def submit(player, round_, cards, name=""):
-    return services.submit_hand(
-        player=player, round_id=round_.pk, name=name, cards=cards, attested=services.EVERY_LISTED_RULE
-    )
+    return builders.submit(player, round_, cards, name=name)
 
 
 @pytest.fixture

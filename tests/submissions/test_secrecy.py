@@ -10,8 +10,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from rounds.models import Card
-from submissions import services
 from submissions.models import Hand
+from tests import builders
 
 from .conftest import SCEPTER, VOID
 
@@ -52,34 +52,10 @@ def concrete_urls(values):
 
 @pytest.fixture
 def secret_round(open_round, alice, bob, moderator):
-    alice_hand = services.submit_hand(
-        player=alice,
-        round_id=open_round.pk,
-        name=SECRET_NAME,
-        cards=ALICE_CARDS,
-        attested=services.EVERY_LISTED_RULE,
-    ).hand
-    services.submit_hand(
-        player=alice,
-        round_id=open_round.pk,
-        name=SECRET_NAME,
-        cards=ALICE_CARDS[::-1],
-        attested=services.EVERY_LISTED_RULE,
-    )
-    bob_hand = services.submit_hand(
-        player=bob,
-        round_id=open_round.pk,
-        name="Bob's own",
-        cards=SCEPTER,
-        attested=services.EVERY_LISTED_RULE,
-    ).hand
-    services.submit_hand(
-        player=moderator,
-        round_id=open_round.pk,
-        name="Moderator plays",
-        cards=VOID,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    alice_hand = builders.submit(alice, open_round, ALICE_CARDS, name=SECRET_NAME).hand
+    builders.submit(alice, open_round, ALICE_CARDS[::-1], name=SECRET_NAME)
+    bob_hand = builders.submit(bob, open_round, SCEPTER, name="Bob's own").hand
+    builders.submit(moderator, open_round, VOID, name="Moderator plays")
     return open_round, alice_hand, bob_hand
 
 

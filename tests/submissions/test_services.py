@@ -9,6 +9,7 @@ from rounds.models import BannedCard, BannedList
 from rounds.models.audit import audit_trail
 from submissions import commitments, services
 from submissions.models import Hand, HandVersion
+from tests import builders
 
 from .conftest import KJELD, SCEPTER
 
@@ -89,13 +90,7 @@ def test_malformed_input_is_an_input_error_not_a_crash(open_round, alice):
     with pytest.raises(services.HandInputError):
         submit(alice, open_round, cards=["Karakas"] * 21)
     with pytest.raises(services.HandInputError):
-        services.submit_hand(
-            player=alice,
-            round_id=open_round.pk,
-            name="",
-            cards="Karakas",
-            attested=services.EVERY_LISTED_RULE,
-        )
+        builders.submit(alice, open_round, "Karakas")
 
 
 def test_a_round_is_judged_by_its_banned_snapshot_not_the_standing_list(open_round, alice, moderator):

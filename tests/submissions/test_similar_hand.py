@@ -8,6 +8,7 @@ import time_machine
 from submissions import services
 from submissions.models import Hand, HandStatus
 from submissions.similar_hands import card_changes, describe_card_changes
+from tests import builders
 
 from .conftest import KJELD, SCEPTER
 
@@ -21,12 +22,8 @@ def as_user(api_client, user):
 
 @pytest.fixture
 def kjeld_hand(open_round, alice, bob):
-    services.submit_hand(
-        player=bob, round_id=open_round.pk, name="Scepter", cards=SCEPTER, attested=services.EVERY_LISTED_RULE
-    )
-    return services.submit_hand(
-        player=alice, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=services.EVERY_LISTED_RULE
-    ).hand
+    builders.submit(bob, open_round, SCEPTER, name="Scepter")
+    return builders.submit(alice, open_round, KJELD, name="Kjeld").hand
 
 
 def test_card_changes_pair_replacements_and_list_removals():

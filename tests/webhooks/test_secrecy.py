@@ -13,6 +13,7 @@ from scoring import services as scoring_services
 from scoring import tasks as scoring_tasks
 from submissions import services as hand_services
 from submissions import tasks as hand_tasks
+from tests import builders
 from tests.submissions.conftest import KJELD, SCEPTER, VOID
 from webhooks import services, tasks
 from webhooks.models import WebhookDelivery
@@ -46,29 +47,11 @@ def test_nothing_about_hands_goes_out_before_the_reveal_and_the_hands_list_after
             deadline=now + timedelta(days=2),
         )
     with django_capture_on_commit_callbacks(execute=True):
-        hand_services.submit_hand(
-            player=alice,
-            round_id=round_.pk,
-            name="The Might of Kjeld",
-            cards=KJELD,
-            attested=hand_services.EVERY_LISTED_RULE,
-        )
+        builders.submit(alice, round_, KJELD, name="The Might of Kjeld")
     with django_capture_on_commit_callbacks(execute=True):
-        hand_services.submit_hand(
-            player=bob,
-            round_id=round_.pk,
-            name="Scepter Tricks",
-            cards=SCEPTER,
-            attested=hand_services.EVERY_LISTED_RULE,
-        )
+        builders.submit(bob, round_, SCEPTER, name="Scepter Tricks")
     with django_capture_on_commit_callbacks(execute=True):
-        hand_services.submit_hand(
-            player=alice,
-            round_id=round_.pk,
-            name="Into the Void",
-            cards=VOID,
-            attested=hand_services.EVERY_LISTED_RULE,
-        )
+        builders.submit(alice, round_, VOID, name="Into the Void")
     with django_capture_on_commit_callbacks(execute=True):
         round_services.extend_deadline(
             actor=moderator,
