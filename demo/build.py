@@ -7,7 +7,8 @@ and Django's clock says the same meanwhile (Clock.set_to), so every timestamp te
 All or nothing: everything is written in one transaction, and a hand that is not legal, a row that does not
 add up or a service that refuses stops the whole seeding (DemoError), leaving the database as it was.
 Idempotent: a league the demo already built is left as it is; a league of the same name that the demo did
-not build is refused, never touched.
+not build is refused, never touched. One job, in one module: the story of each round told to the services in
+order, inside the one transaction.
 """
 
 from dataclasses import dataclass

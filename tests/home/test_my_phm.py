@@ -37,7 +37,7 @@ def home(client, user, password):
 def _challenge(challenger, match, reason="Look again"):
     """A challenge needs a result to challenge: the match's first player reports one first."""
     match = Match.objects.select_related("hand_a").get(pk=match.pk)
-    scoring_services.report_match(reporter=match.hand_a.player, match_id=match.pk, points_a=6, points_b=0)
+    builders.report(match, 6, 0)
     return scoring_services.challenge_match(challenger=challenger, match_id=match.pk, reason=reason)
 
 
@@ -144,14 +144,7 @@ def test_open_round_status_shows_the_owners_decisions_to_the_owner_only(
     round_ = open_round(decisions=decisions)
     rival = make_user("rival")
     secret = "Platypus Overture Three"
-    services.submit_hand(
-        player=player,
-        round_id=round_.pk,
-        name="Kjeld",
-        cards=KJELD,
-        attested=services.EVERY_LISTED_RULE,
-        decisions={"tribe": "Elf", "motto": secret},
-    )
+    builders.submit(player, round_, KJELD, name="Kjeld", decisions={"tribe": "Elf", "motto": secret})
     html = section(home(client, player, password), "open-title")
     assert "Creature type: <span" in html and f'Motto: <span class="text-body">{secret}</span>' in html
     assert html.index("Creature type") < html.index("Motto")
