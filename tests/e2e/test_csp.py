@@ -12,7 +12,6 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import expect
 
 from rounds.models import Card
-from rounds.services import leagues as round_services
 from scoring import services as scoring_services
 from tests import builders
 from tests.e2e.test_moderator_opens_round import log_in
@@ -72,11 +71,10 @@ def site(league, moderator, player, revealed_round, password):  # noqa: F811
     """A revealed round with a result reported, and an open round with the player's hand."""
     round_, players = revealed_round(4)
     now = timezone.now()
-    open_round = round_services.create_round(
-        actor=moderator,
+    open_round = builders.open_round(
         league=league,
+        actor=moderator,
         now=now,
-        open_now=True,
         title="5 Card Vintage",
         hand_size=5,
         deadline=now + timedelta(days=2),

@@ -28,11 +28,10 @@ SCEPTER = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Work
 
 
 def _round(moderator, league, title, deadline_in):
-    return round_services.create_round(
-        actor=moderator,
+    return builders.open_round(
         league=league,
+        actor=moderator,
         now=timezone.now(),
-        open_now=True,
         title=title,
         hand_size=5,
         deadline=timezone.now() + deadline_in,

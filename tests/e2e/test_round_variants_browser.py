@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from rounds.models import Round
 from rounds.services import leagues as round_services
+from tests import builders
 from tests.e2e.test_accounts_browser import field
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, shoot
@@ -22,11 +23,10 @@ def test_player_submits_fewer_cards_and_a_decision_and_it_verifies_after_the_rev
 ):
     now = timezone.now()
     league = round_services.create_league(actor=moderator, name="League 46", moderators=[moderator])
-    round_ = round_services.create_round(
-        actor=moderator,
+    round_ = builders.open_round(
         league=league,
+        actor=moderator,
         now=now,
-        open_now=True,
         title="Up to 4 Tribal",
         hand_size=4,
         hand_size_mode="up_to",

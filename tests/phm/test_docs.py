@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts.services import register_player
 from rounds.services import leagues as round_services
+from tests import builders
 from tests.conftest import skip_unless
 
 from .markdown_docs import (
@@ -280,11 +281,10 @@ def test_the_api_walkthrough_works_as_written(api_client, moderator):
     assert player.check_password("correct-horse-battery-staple")
     league = round_services.create_league(actor=moderator, name="League 44", moderators=[moderator])
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator,
+    round_ = builders.open_round(
         league=league,
+        actor=moderator,
         now=now,
-        open_now=True,
         title="4 Card Vintage",
         hand_size=4,
         deadline=now + timedelta(days=6),

@@ -19,6 +19,7 @@ from phm import input_guard, json_scan
 from phm.input_guard import GuardedJSONParser
 from phm.json_scan import CHUNK, MAX_JSON_DEPTH, bad_value, json_too_deep, may_hold_refused, structure_of
 from phm.text import forbidden_character
+from tests import builders
 
 MB = 1 << 20
 
@@ -272,14 +273,12 @@ def test_the_old_quadratic_body_is_a_quick_400_at_the_token_endpoint(client):
 
 @pytest.mark.django_db
 def test_a_closed_string_of_escaped_quotes_reaches_the_view(client, league, player):
-    from rounds.services import leagues as round_services
 
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=league.moderators.first(),
+    round_ = builders.open_round(
         league=league,
+        actor=league.moderators.first(),
         now=now,
-        open_now=True,
         title="Quotes",
         hand_size=1,
         deadline=now + timedelta(days=1),

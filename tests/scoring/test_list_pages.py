@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from outbox import unread
 from outbox.models import Notification
 from phm.pagination import Page, page_of, with_page_headers
-from rounds.services import leagues as round_services
+from tests import builders
 
 from .conftest import make_hands
 
@@ -126,11 +126,10 @@ def test_a_page_of_hands_costs_the_same_queries_whatever_the_round(revealed, siz
 def _rounds(league, moderator, count):
     now = timezone.now()
     for index in range(count):
-        round_services.create_round(
-            actor=moderator,
+        builders.open_round(
             league=league,
+            actor=moderator,
             now=now,
-            open_now=True,
             title=f"Round {index}",
             hand_size=3,
             deadline=now + timedelta(days=1, hours=index),

@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from rounds.catalog import resolve
 from rounds.models import Card, RoundState
-from rounds.services import leagues as round_services
 from scoring import selectors, services
 from scoring.metagame import card_metagame
 from scoring.player_selectors import player_page
@@ -191,11 +190,10 @@ def test_open_round_hand_shows_nowhere(
     players = make_players(2)
     revealed, _ = revealed_round(2, players=players)
     now = timezone.now()
-    open_round = round_services.create_round(
-        actor=moderator,
+    open_round = builders.open_round(
         league=league,
+        actor=moderator,
         now=now,
-        open_now=True,
         title="Very Secret Round",
         hand_size=5,
         deadline=now + timedelta(days=2),

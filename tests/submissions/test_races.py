@@ -28,10 +28,9 @@ def on_postgres():
 
 def test_many_players_submitting_around_the_deadline_none_lost(on_postgres, league, moderator, make_user):
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="Race", hand_size=5,
-        deadline=now + timedelta(days=1),
-    )  # fmt: skip
+    round_ = builders.open_round(
+        league=league, actor=moderator, now=now, title="Race", hand_size=5, deadline=now + timedelta(days=1)
+    )
     players = [make_user(f"racer{n}") for n in range(24)]
     # Warm the catalog index once, so the threads race on the database rather than on building it.
     services.judge(round_, KJELD)
@@ -91,10 +90,9 @@ def test_many_players_submitting_around_the_deadline_none_lost(on_postgres, leag
 
 def test_reveal_run_concurrently_numbers_once(on_postgres, league, moderator, make_user):
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="Race", hand_size=5,
-        deadline=now + timedelta(days=1),
-    )  # fmt: skip
+    round_ = builders.open_round(
+        league=league, actor=moderator, now=now, title="Race", hand_size=5, deadline=now + timedelta(days=1)
+    )
     for n in range(10):
         services.submit_hand(
             player=make_user(f"p{n}"),
@@ -117,10 +115,9 @@ def test_a_real_worker_reveals_a_round(on_postgres, celery_worker_process, leagu
     from submissions.tasks import reveal_round
 
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="Worker", hand_size=5,
-        deadline=now + timedelta(days=1),
-    )  # fmt: skip
+    round_ = builders.open_round(
+        league=league, actor=moderator, now=now, title="Worker", hand_size=5, deadline=now + timedelta(days=1)
+    )
     builders.submit(alice, round_, KJELD, name="Kjeld")
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now())
     reveal_round.apply_async(args=[round_.pk], queue=celery_worker_process)  # nothing reads its result
@@ -134,10 +131,9 @@ def test_one_player_submitting_from_many_tabs_gets_one_hand_and_numbered_version
     on_postgres, league, moderator, alice
 ):
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="Tabs", hand_size=5,
-        deadline=now + timedelta(days=1),
-    )  # fmt: skip
+    round_ = builders.open_round(
+        league=league, actor=moderator, now=now, title="Tabs", hand_size=5, deadline=now + timedelta(days=1)
+    )
     services.judge(round_, KJELD)
     hands = [KJELD, SCEPTER, VOID]
     results = run_together(
@@ -164,10 +160,9 @@ def test_closing_the_round_while_players_submit_leaves_no_hand_after_the_close(
     on_postgres, league, moderator, make_user
 ):
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="Close", hand_size=5,
-        deadline=now + timedelta(days=1),
-    )  # fmt: skip
+    round_ = builders.open_round(
+        league=league, actor=moderator, now=now, title="Close", hand_size=5, deadline=now + timedelta(days=1)
+    )
     services.judge(round_, KJELD)
     players = [make_user(f"closer{n}") for n in range(12)]
 
@@ -209,10 +204,14 @@ def test_a_moderator_never_both_plays_and_sees_the_hands_under_any_interleaving(
         moderators.append(user)
     now = timezone.now()
     for trial in range(4):
-        round_ = round_services.create_round(
-            actor=moderator, league=league, now=now, open_now=True, title=f"Trial {trial}", hand_size=5,
+        round_ = builders.open_round(
+            league=league,
+            actor=moderator,
+            now=now,
+            title=f"Trial {trial}",
+            hand_size=5,
             deadline=now + timedelta(days=1),
-        )  # fmt: skip
+        )
         builders.submit(alice, round_, KJELD, name="Kjeld")
         jobs = []
         for user in moderators:

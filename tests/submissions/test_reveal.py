@@ -91,10 +91,14 @@ def test_a_near_deadline_is_scheduled_at_once_and_a_far_one_is_left_to_the_backs
     now = timezone.now()
     with mock.patch.object(tasks.reveal_round, "apply_async") as apply_async:
         with django_capture_on_commit_callbacks(execute=True):
-            round_ = round_services.create_round(
-                actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=3,
+            round_ = builders.open_round(
+                league=league,
+                actor=moderator,
+                now=now,
+                title="T",
+                hand_size=3,
                 deadline=now + timedelta(days=1),
-            )  # fmt: skip
+            )
         assert apply_async.call_args_list == []  # days ahead: not now
         with django_capture_on_commit_callbacks(execute=True):
             round_services.close_round_now(actor=moderator, round_id=round_.pk, now=now)
@@ -104,10 +108,9 @@ def test_a_near_deadline_is_scheduled_at_once_and_a_far_one_is_left_to_the_backs
 
 def test_the_backstop_schedules_the_exact_time_reveal_once_the_deadline_is_near(league, moderator, settings):
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=3,
-        deadline=now + timedelta(hours=5),
-    )  # fmt: skip
+    round_ = builders.open_round(
+        league=league, actor=moderator, now=now, title="T", hand_size=3, deadline=now + timedelta(hours=5)
+    )
     with mock.patch.object(tasks.reveal_round, "apply_async") as apply_async:
         assert tasks.schedule_near_reveals(now=now) == []
         shortly_before = round_.deadline - timedelta(seconds=settings.TASK_ETA_HORIZON - 10)
@@ -123,10 +126,9 @@ def test_a_broker_outage_does_not_fail_the_moderators_request(
     league, moderator, django_capture_on_commit_callbacks
 ):
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=3,
-        deadline=now + timedelta(days=1),
-    )  # fmt: skip
+    round_ = builders.open_round(
+        league=league, actor=moderator, now=now, title="T", hand_size=3, deadline=now + timedelta(days=1)
+    )
     broker_down = mock.patch.object(tasks.reveal_round, "apply_async", side_effect=ConnectionError("down"))
     with broker_down as apply_async, django_capture_on_commit_callbacks(execute=True):
         round_services.close_round_now(actor=moderator, round_id=round_.pk, now=now)

@@ -104,12 +104,16 @@ def test_a_round_is_judged_by_its_banned_snapshot_not_the_standing_list(open_rou
 
 def test_the_rounds_extra_bans_apply(league, moderator, alice):
     now = timezone.now()
-    from rounds.services.leagues import create_round
 
-    round_ = create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="No Karakas", hand_size=5,
-        deadline=now + timedelta(days=1), extra_banned=["Karakas"],
-    )  # fmt: skip
+    round_ = builders.open_round(
+        league=league,
+        actor=moderator,
+        now=now,
+        title="No Karakas",
+        hand_size=5,
+        deadline=now + timedelta(days=1),
+        extra_banned=["Karakas"],
+    )
     with pytest.raises(services.IllegalHand) as raised:
         submit(alice, round_)
     assert raised.value.verdict.cards[1].problems[0].message == (

@@ -38,13 +38,8 @@ def test_nothing_about_hands_goes_out_before_the_reveal_and_the_hands_list_after
     signed = add_webhook(receiver.url + "?json", kind="json")
     now = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = round_services.create_round(
-            actor=moderator,
-            league=league,
-            now=now,
-            open_now=True,
-            title="5 Card Vintage",
-            deadline=now + timedelta(days=2),
+        round_ = builders.open_round(
+            league=league, actor=moderator, now=now, title="5 Card Vintage", deadline=now + timedelta(days=2)
         )
     with django_capture_on_commit_callbacks(execute=True):
         builders.submit(alice, round_, KJELD, name="The Might of Kjeld")
@@ -70,13 +65,8 @@ def test_nothing_about_hands_goes_out_before_the_reveal_and_the_hands_list_after
         with django_capture_on_commit_callbacks(execute=True):
             services.send_test(actor=moderator, webhook_id=webhook.pk)
     with django_capture_on_commit_callbacks(execute=True):  # another round of the league opens meanwhile
-        round_services.create_round(
-            actor=moderator,
-            league=league,
-            now=timezone.now(),
-            open_now=True,
-            title="Next",
-            deadline=now + timedelta(days=9),
+        builders.open_round(
+            league=league, actor=moderator, now=timezone.now(), title="Next", deadline=now + timedelta(days=9)
         )
     # Everything that could post early: reveals and tables before the deadline refuse, the backstops find nothing.
     assert hand_services.reveal_round(round_.pk) is False
