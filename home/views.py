@@ -7,7 +7,8 @@ from django.views.decorators.cache import never_cache
 
 from submissions.selectors import player_display_name
 
-from . import selectors
+from .moderator_home import MAIL_STALE_AFTER, moderator_home
+from .player_home import player_home
 
 
 @never_cache  # the page shows the viewer's own hands and to-do list: no shared cache may keep it
@@ -15,8 +16,8 @@ def my_phm(request):
     now = timezone.now()
     context = {
         "display_name": player_display_name(request.user),
-        "mine": selectors.player_home(request.user, now),
-        "todo": selectors.moderator_home(request.user, now),
-        "mail_stale_minutes": int(selectors.MAIL_STALE_AFTER.total_seconds() // 60),
+        "mine": player_home(request.user, now),
+        "todo": moderator_home(request.user, now),
+        "mail_stale_minutes": int(MAIL_STALE_AFTER.total_seconds() // 60),
     }
     return render(request, "home/my_phm.html", context)

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "outbox",
     "webhooks",
     "home",
+    "demo",
 ]
 
 MIDDLEWARE = [

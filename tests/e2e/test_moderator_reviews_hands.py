@@ -3,7 +3,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from submissions.services import submit as services
+from tests import builders
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import shoot
 
@@ -15,13 +15,7 @@ def test_moderator_flags_a_hand_and_the_player_sees_why(
 ):
     round_ = vintage_round
     cards = ["Black Lotus", "Black Lotus", "Black Lotus", "Frost Titan", "Nevermore"]
-    services.submit_hand(
-        player=player,
-        round_id=round_.pk,
-        name="Never get warm",
-        cards=cards,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(player, round_, cards, name="Never get warm")
 
     page.set_viewport_size({"width": 1280, "height": 900})
     log_in(page, live_server, "mod", password)

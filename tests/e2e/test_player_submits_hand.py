@@ -8,7 +8,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from rounds.models import Round
-from submissions.services import submit as services
+from tests import builders
 from tests.e2e.test_accounts_browser import field
 from tests.e2e.test_moderator_opens_round import log_in
 
@@ -41,13 +41,7 @@ def test_player_fixes_a_typo_submits_edits_and_sees_all_hands_after_the_deadline
         "Mishra's Workshop",
         "Sphere of Resistance",
     ]
-    services.submit_hand(
-        player=rival,
-        round_id=round_.pk,
-        name="Scepter Tricks",
-        cards=scepter,
-        attested=services.EVERY_LISTED_RULE,
-    )
+    builders.submit(rival, round_, scepter, name="Scepter Tricks")
 
     page.set_viewport_size(DESKTOP)
     log_in(page, live_server, "player", password)

@@ -14,7 +14,7 @@ from scoring.models import Match
 from scoring.services.decisions import set_result
 from scoring.services.reports import report_match
 from scoring.services.table import build_match_table
-from submissions.services import submit as services
+from tests import builders
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import shoot
 from tests.submissions.conftest import KJELD, SCEPTER, VOID
@@ -33,9 +33,7 @@ def played_round(vintage_round, moderator, player, password):
         (player, KJELD, "Kjeld"),
         (rival, SCEPTER, "Scepter"),
     ]:
-        services.submit_hand(
-            player=who, round_id=round_.pk, name=name, cards=cards, attested=services.EVERY_LISTED_RULE
-        )
+        builders.submit(who, round_, cards, name=name)
     round_.deadline = timezone.now() - timedelta(minutes=1)
     round_.save(update_fields=["deadline"])
     build_match_table(round_.pk)

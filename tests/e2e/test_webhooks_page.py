@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from rounds.services import lifecycle as round_services
+from tests import builders
 from tests.e2e.test_accounts_browser import field
 from tests.e2e.test_moderator_opens_round import log_in
 from tests.e2e.test_player_submits_hand import DESKTOP, PHONE, shoot
@@ -58,13 +58,8 @@ def test_moderator_adds_a_webhook_and_sends_a_test(
     expect(page.get_by_text(secret)).to_be_visible()
     receiver.answer(204, 500)
     now = timezone.now()
-    round_services.create_round(
-        actor=moderator,
-        league=league,
-        now=now,
-        open_now=True,
-        title="Highlander 7",
-        deadline=now + timedelta(days=3),
+    builders.open_round(
+        league=league, actor=moderator, now=now, title="Highlander 7", deadline=now + timedelta(days=3)
     )
     page.goto(f"{live_server.url}/moderate/leagues/{league.pk}/webhooks/")
     expect(page.get_by_text(secret)).to_have_count(0)  # shown once only

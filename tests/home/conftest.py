@@ -3,8 +3,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from rounds.services import lifecycle as round_services
 from scoring.services.table import build_match_table
+from tests import builders
 from tests.scoring.conftest import (
     make_hands,
     make_players,  # noqa: F401  (fixture)
@@ -17,17 +17,7 @@ def open_round(league, moderator):
     """make(title=…, league=…) → an open 5-card round due in two days."""
 
     def make(title="5 Card Vintage", league=league, actor=moderator, **rules):
-        now = timezone.now()
-        return round_services.create_round(
-            actor=actor,
-            league=league,
-            now=now,
-            open_now=True,
-            title=title,
-            hand_size=5,
-            deadline=now + timedelta(days=2),
-            **rules,
-        )
+        return builders.open_round(league=league, actor=actor, title=title, **rules)
 
     return make
 

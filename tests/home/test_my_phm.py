@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import services as account_services
-from home import selectors
+from home.moderator_home import moderator_home
 from outbox.models import Message
 from rounds.services import leagues as round_services
 from rounds.services import lifecycle as round_lifecycle
@@ -412,7 +412,7 @@ def test_a_playing_moderator_sees_nothing_secret(
     assert "Submitted — version 1" in section(html, "open-title")  # their own hand, as for any player
     # The bulk access check agrees with submissions.selectors.early_access for each moderator.
     for user in (moderator, other_moderator):
-        todo = selectors.moderator_home(user)
+        todo = moderator_home(user)
         assert [(item.round.pk, item.access) for item in todo.reviews] == [
             (round_.pk, hand_selectors.early_access(user, round_))
         ]

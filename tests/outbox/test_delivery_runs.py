@@ -11,7 +11,7 @@ from django.utils import timezone
 from outbox import services, tasks
 from outbox.models import Message
 from outbox.smtp import DeadlineSMTP
-from submissions.services import submit as hand_services
+from tests import builders
 from tests.phm.stack import DrippingSMTPServer, MailSink, SilentSMTPServer, free_port
 from tests.submissions.conftest import KJELD
 
@@ -24,13 +24,7 @@ def receipts(open_round, make_user):
     for n in range(3):
         player = make_user(f"runner{n}", email=f"runner{n}@example.org")
         with mock.patch("outbox.doorbell.publish"):  # queued, not sent: the test sends them
-            hand_services.submit_hand(
-                player=player,
-                round_id=open_round.pk,
-                name="",
-                cards=KJELD,
-                attested=hand_services.EVERY_LISTED_RULE,
-            )
+            builders.submit(player, open_round, KJELD)
     return list(Message.objects.order_by("pk").values_list("pk", flat=True))
 
 

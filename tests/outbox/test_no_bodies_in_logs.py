@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from outbox import services
 from outbox.models import Message
-from submissions.services import submit as hand_services
+from tests import builders
 from tests.submissions.conftest import KJELD
 
 pytestmark = pytest.mark.django_db
@@ -42,13 +42,7 @@ def fail_then_send(message_id):
 def test_a_receipt_never_reaches_the_logs(open_round, alice, caplog):
     caplog.set_level(logging.DEBUG)
     with mock.patch("outbox.doorbell.publish"):
-        submission = hand_services.submit_hand(
-            player=alice,
-            round_id=open_round.pk,
-            name="Kjeld",
-            cards=KJELD,
-            attested=hand_services.EVERY_LISTED_RULE,
-        )
+        submission = builders.submit(alice, open_round, KJELD, name="Kjeld")
     message = Message.objects.get(kind="hand.receipt")
     fail_then_send(message.pk)
     [sent] = mail.outbox

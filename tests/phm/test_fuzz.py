@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.services import register_player
-from rounds.services import lifecycle as round_services
 from scoring.models import Challenge
 from scoring.services.table import build_match_table
 from submissions.models import Hand
+from tests import builders
 from tests.factories import RoundFactory
 from tests.scoring.conftest import make_hands, match_between
 
@@ -447,11 +447,10 @@ def world(league, moderator, password):
     p1 = register_player(username="p1", password=password, forum_username="Forum p1")
     p2 = register_player(username="p2", password=password, forum_username="Forum p2")
     outsider = register_player(username="outsider", password=password)
-    open_round = round_services.create_round(
-        actor=moderator,
+    open_round = builders.open_round(
         league=league,
+        actor=moderator,
         now=timezone.now(),
-        open_now=True,
         title="Open",
         hand_size=5,
         deadline=timezone.now() + timedelta(days=2),

@@ -14,7 +14,6 @@ from django.utils import timezone
 from accounts.services import make_moderator, register_player
 from outbox.models import Message, Notification
 from rounds.services import catalog as catalog_services
-from rounds.services import lifecycle as round_services
 from scoring.models import Challenge
 from scoring.services.bonus import award_bonus
 from scoring.services.decisions import challenge_match, resolve_challenge, set_result
@@ -22,6 +21,7 @@ from scoring.services.errors import ScoringForbidden
 from scoring.services.reports import report_match
 from submissions.services.review import review_hand
 from submissions.services.submit import tiebreak_message
+from tests import builders
 from webhooks import services as webhook_services
 
 from .conftest import match_between
@@ -130,10 +130,9 @@ def test_the_review_page_names_players_and_moderators_by_forum_name(client, mode
 
 def test_the_round_manage_page_names_moderators_by_forum_name(client, moderator, league):
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="T", hand_size=5,
-        deadline=now + timedelta(days=2),
-    )  # fmt: skip
+    round_ = builders.open_round(
+        league=league, actor=moderator, now=now, title="T", hand_size=5, deadline=now + timedelta(days=2)
+    )
     catalog_services.accept_unknown_card(
         round_, name="Brand New Spoiler", by=moderator, reason="Spoiled today"
     )
@@ -170,10 +169,14 @@ def test_messages_that_name_another_moderator(moderator, league, make_user, reve
 def test_the_tiebreak_message_names_the_tied_players_by_forum_name(moderator, league, make_players):
     tied = make_players(2, prefix="t")
     now = timezone.now()
-    round_ = round_services.create_round(
-        actor=moderator, league=league, now=now, open_now=True, title="Tie-break", hand_size=5,
+    round_ = builders.open_round(
+        league=league,
+        actor=moderator,
+        now=now,
+        title="Tie-break",
+        hand_size=5,
         deadline=now + timedelta(days=2),
-    )  # fmt: skip
+    )
     round_.eligible_players.set(tied)
     assert tiebreak_message(round_).endswith("open only to Forum t1, Forum t2.")
 

@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 from outbox import unread
 from outbox.models import Notification
 from phm.pagination import Page, page_of, with_page_headers
-from rounds.services import lifecycle as round_services
 from scoring.services.table import build_match_table
+from tests import builders
 
 from .conftest import make_hands
 
@@ -127,11 +127,10 @@ def test_a_page_of_hands_costs_the_same_queries_whatever_the_round(revealed, siz
 def _rounds(league, moderator, count):
     now = timezone.now()
     for index in range(count):
-        round_services.create_round(
-            actor=moderator,
+        builders.open_round(
             league=league,
+            actor=moderator,
             now=now,
-            open_now=True,
             title=f"Round {index}",
             hand_size=3,
             deadline=now + timedelta(days=1, hours=index),

@@ -1,13 +1,9 @@
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from rounds.catalog import resolve
-from rounds.services import lifecycle as round_services
+from tests import builders
+from tests.builders import KJELD, SCEPTER  # noqa: F401  (the legal hands, imported from here by many tests)
 
-KJELD = ["Leyline of Singularity", "Karakas", "Kjeldoran Warrior", "Mishra's Workshop", "Wheel of Torture"]
-SCEPTER = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop", "Sphere of Resistance"]
 VOID = [
     "Leyline of the Void",
     "Chalice of the Void",
@@ -27,16 +23,7 @@ def catalog_index(db, monkeypatch):
 
 @pytest.fixture
 def open_round(league, moderator):
-    now = timezone.now()
-    return round_services.create_round(
-        actor=moderator,
-        league=league,
-        now=now,
-        open_now=True,
-        title="5 Card Vintage",
-        hand_size=5,
-        deadline=now + timedelta(days=2),
-    )
+    return builders.open_round(league=league, actor=moderator)
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from rounds.services import lifecycle as round_services
+from tests import builders
 
 pytestmark = pytest.mark.django_db
 
@@ -14,11 +14,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def dragon_round(league, moderator):
     now = timezone.now()
-    return round_services.create_round(
-        actor=moderator,
+    return builders.open_round(
         league=league,
+        actor=moderator,
         now=now,
-        open_now=True,
         title="2 Card Dragons",
         hand_size=2,
         card_rules=[{"query": "t:dragon t:creature", "message": "Only Dragon creature cards"}],

@@ -11,11 +11,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from rounds.models import Round
-from rounds.services import lifecycle as round_services
 from scoring.services.finalization import finalize_round
 from scoring.services.reports import report_row
 from scoring.services.table import build_match_table
-from submissions.services import submit as hand_services
+from tests import builders
 from tests.submissions.conftest import KJELD, SCEPTER
 from webhooks import payloads, services, tasks
 from webhooks.models import WebhookDelivery
@@ -26,9 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def open_new_round(moderator, league, **rules):
-    now = timezone.now()
-    rules = {"title": "5 Card Vintage", "hand_size": 5, "deadline": now + timedelta(days=2), **rules}
-    return round_services.create_round(actor=moderator, league=league, now=now, open_now=True, **rules)
+    return builders.open_round(league=league, actor=moderator, **rules)
 
 
 def past_deadline(round_):
@@ -88,20 +85,8 @@ def test_a_discord_webhook_gets_the_round_opened_hands_posted_and_results_final(
     assert f"<t:{unix}:F>" in fields["Deadline"] and "UTC" in fields["Deadline"]
     assert f"<t:{unix}:F>" in message["content"]
 
-    hand_services.submit_hand(
-        player=alice,
-        round_id=round_.pk,
-        name="The Might of Kjeld",
-        cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
-    hand_services.submit_hand(
-        player=bob,
-        round_id=round_.pk,
-        name="Scepter Tricks",
-        cards=SCEPTER,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, round_, KJELD, name="The Might of Kjeld")
+    builders.submit(bob, round_, SCEPTER, name="Scepter Tricks")
     assert WebhookDelivery.objects.count() == 1  # hands are nobody's business before the deadline
     past_deadline(round_)
     build_match_table(round_.pk)  # reveals the round first
@@ -166,16 +151,8 @@ def test_a_json_webhook_is_signed_and_says_what_happened(receiver, add_webhook, 
 def test_a_json_webhook_after_the_reveal_and_when_final(receiver, add_webhook, moderator, league, alice, bob):
     add_webhook(receiver.url, kind="json")
     round_ = open_new_round(moderator, league)
-    hand_services.submit_hand(
-        player=alice, round_id=round_.pk, name="Kjeld", cards=KJELD, attested=hand_services.EVERY_LISTED_RULE
-    )
-    hand_services.submit_hand(
-        player=bob,
-        round_id=round_.pk,
-        name="Scepter",
-        cards=SCEPTER,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(alice, round_, KJELD, name="Kjeld")
+    builders.submit(bob, round_, SCEPTER, name="Scepter")
     past_deadline(round_)
     build_match_table(round_.pk)
     report_row(player=bob, round_id=round_.pk, row="2 | 4 X")
@@ -357,13 +334,7 @@ def test_user_text_cannot_ping_or_format_in_discord(receiver, add_webhook, moder
     add_webhook(receiver.url)
     round_ = open_new_round(moderator, league)
     mallory = make_user("mallory", forum_username="@everyone")
-    hand_services.submit_hand(
-        player=mallory,
-        round_id=round_.pk,
-        name="**[click](https://evil)**",
-        cards=KJELD,
-        attested=hand_services.EVERY_LISTED_RULE,
-    )
+    builders.submit(mallory, round_, KJELD, name="**[click](https://evil)**")
     past_deadline(round_)
     build_match_table(round_.pk)
     deliver_all()

@@ -3,9 +3,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts import services
-
-DEMO_USERNAME = "moderator"
-DEMO_PASSWORD = "phm-moderator"  # noqa: S105 - a published demo credential, refused outside DEBUG
+from demo.data import DEMO_PASSWORD, DEMO_USERNAME
 
 
 class Command(BaseCommand):

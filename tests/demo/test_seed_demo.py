@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import AuditEntry
-from home.demo import data
-from home.demo.specs import Entry, LeagueSpec, RoundSpec, Schedule, split_cards
+from demo import data
+from demo.specs import Entry, LeagueSpec, RoundSpec, Schedule, split_cards
 from outbox.models import Message, Notification
 from rounds.models import Card, League, Round, RoundState
 from scoring.models import BonusAward, Challenge, Match, MatchReport, MatchStatus

@@ -1,4 +1,4 @@
-"""Builds the demo of `home.demo.data` through the services, exactly as the site would: rounds are created and
+"""Builds the demo of `demo.data` through the services, exactly as the site would: rounds are created and
 opened, hands submitted (judged by the hand form's check, with their commitments and receipts), revealed,
 reported row by row, disputed, challenged, decided and finalized, so tallies, standings, audit trails and
 notifications are all the real ones. Past rounds are built at their own moments: the services get `now=`,
@@ -7,7 +7,8 @@ and Django's clock says the same meanwhile (Clock.set_to), so every timestamp te
 All or nothing: everything is written in one transaction, and a hand that is not legal, a row that does not
 add up or a service that refuses stops the whole seeding (DemoError), leaving the database as it was.
 Idempotent: a league the demo already built is left as it is; a league of the same name that the demo did
-not build is refused, never touched.
+not build is refused, never touched. One job, in one module: the story of each round told to the services in
+order, inside the one transaction.
 """
 
 from dataclasses import dataclass
@@ -21,7 +22,6 @@ from django.db import transaction
 from django.utils import timezone as django_timezone
 
 from accounts import services as account_services
-from accounts.management.commands.create_demo_moderator import DEMO_USERNAME
 from outbox import inbox
 from phm.tasks import publishing_held
 from rounds.models import League
@@ -44,6 +44,7 @@ from submissions.services.submit import EVERY_LISTED_RULE, submit_hand
 
 from . import data
 from .clock import Clock
+from .data import DEMO_USERNAME
 from .specs import Version, split_cards
 
 SERVICE_ERRORS = (

@@ -2,9 +2,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from accounts.management.commands.create_demo_moderator import DEMO_PASSWORD, DEMO_USERNAME
-from home.demo import data
-from home.demo.build import DemoError, seed_demo
+from demo import data
+from demo.build import DemoError, seed_demo
+from demo.data import DEMO_PASSWORD, DEMO_USERNAME
 from rounds.models import RoundState
 
 

@@ -3,7 +3,8 @@
 League 52 is the living one: three final rounds and a fourth open for hands (its deadline a few days after the
 seeding). League 51 finished months earlier, with its winner. Hands are real and legal under their round's
 rules (the command checks each one as the hand form does, and fails on any that is not). The players and
-their forum names are invented; e-mail addresses use the reserved example.org domain.
+their forum names are invented; e-mail addresses use the reserved example.org domain. The module is long
+because it is data, one job: every hand and posted row of both leagues, with no logic.
 """
 
 from .specs import (
@@ -19,6 +20,8 @@ from .specs import (
     Version,
 )
 
+DEMO_USERNAME = "moderator"  # the demo moderator of `make run` and `make demo` (create_demo_moderator)
+DEMO_PASSWORD = "phm-moderator"  # noqa: S105 - a published demo credential, refused outside DEBUG
 PLAYER_PASSWORD = "phm-player"  # noqa: S105 - the published demo password, refused outside DEBUG
 
 PLAYERS = (

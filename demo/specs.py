@@ -1,4 +1,4 @@
-"""The vocabulary of the demo's data (`home.demo.data`): players, leagues, rounds, hands and what happened
+"""The vocabulary of the demo's data (`demo.data`): players, leagues, rounds, hands and what happened
 in each round, written the way a moderator would describe it. Times are days relative to the day the demo is
 seeded, so the demo stays alive whenever it is built."""
 
