@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import DomainError
-from .views import RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL, database_unavailable
+from .unavailable import RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL, database_unavailable
 
 
 def as_api_exception(error: DomainError) -> exceptions.APIException:
@@ -23,8 +23,8 @@ def as_api_exception(error: DomainError) -> exceptions.APIException:
 def exception_handler(exc, context):
     """Errors as `{"detail", "code"}`; field errors of a 400 stay as DRF shapes them. A domain error
     (phm.errors) is answered here for every view: its status, code and message, its `details` as further
-    members. A database that is down or out of connections is a 503 (phm.views.database_unavailable), as on
-    the pages."""
+    members. A database that is down or out of connections is a 503
+    (phm.unavailable.database_unavailable), as on the pages."""
     if isinstance(exc, DomainError):
         response = drf_exception_handler(as_api_exception(exc), context)
         if response is not None and not exc.field_errors:

@@ -4,10 +4,13 @@ import os
 
 from celery import Celery, signals
 
+from phm import queues
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "phm.settings")
 
 app = Celery("phm")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+queues.route_with(app)
 app.autodiscover_tasks()
 # The project package is not an installed app; its own tasks (phm.tasks) are registered explicitly.
 app.autodiscover_tasks(["phm"])

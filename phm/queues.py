@@ -11,6 +11,8 @@ routed, so a process that changes its default queue (the tests: one pair of queu
 A worker started without `--queues` consumes both (CELERY_TASK_QUEUES).
 """
 
+from django.conf import settings
+
 DELIVERY_QUEUE_SUFFIX = "-deliveries"
 
 # Task names (their `name=`), not import paths: beat sends the backstops by name.
@@ -32,11 +34,21 @@ def delivery_queue(default_queue: str) -> str:
     return f"{default_queue}{DELIVERY_QUEUE_SUFFIX}"
 
 
+_routing_app = None  # the project's Celery app (phm.celery hands it over when it makes it)
+
+
+def route_with(app) -> None:
+    """The app whose default queue decides the delivery queue's name. Not celery.current_app: in another
+    thread (the outbox's doorbell timer) that is a blank default app."""
+    global _routing_app
+    _routing_app = app
+
+
 def route_task(name, args, kwargs, options, task=None, **kw):
     """Celery router (CELERY_TASK_ROUTES): deliveries to the delivery queue; None (the default queue) for the
     rest. A queue given explicitly when publishing (`apply_async(queue=...)`) still wins."""
     if name in DELIVERY_TASKS:
-        from phm.celery import app  # not celery.current_app: in another thread that is a blank default app
-
-        return {"queue": delivery_queue(app.conf.task_default_queue)}
+        app = _routing_app or getattr(task, "app", None)
+        default_queue = app.conf.task_default_queue if app is not None else settings.CELERY_TASK_DEFAULT_QUEUE
+        return {"queue": delivery_queue(default_queue)}
     return None

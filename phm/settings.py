@@ -417,7 +417,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # The same choice set (a player's match points) is used by several serializers: one component name.
-    "ENUM_NAME_OVERRIDES": {"MatchPointsEnum": "phm.schema.match_points_choices"},
+    "ENUM_NAME_OVERRIDES": {"MatchPointsEnum": "scoring.outcomes.POINTS_CHOICES"},
     # What a request may send is described apart from what a reply holds (a required text is never empty).
     "COMPONENT_SPLIT_REQUEST": True,
     # 3.1: JSON Schema proper, so the schema can say that no key of a sent object holds a control character.

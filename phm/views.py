@@ -5,7 +5,6 @@ import sys
 from base64 import b64encode
 from hashlib import sha256
 
-from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template import loader
@@ -13,6 +12,8 @@ from django.utils import timezone
 
 from home.views import my_phm
 from rounds import selectors
+
+from .unavailable import RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL, database_unavailable
 
 
 def home(request):
@@ -54,20 +55,6 @@ def page_not_found(request, exception=None):
     if _wants_json(request):
         return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
     return render(request, "404.html", status=404)
-
-
-# Seconds a client is told to wait after a 503 before trying again.
-RETRY_AFTER_SECONDS = 5
-UNAVAILABLE_DETAIL = (
-    "The site is too busy or its database is unreachable right now; nothing was saved. "
-    "Try again in a few seconds."
-)
-
-
-def database_unavailable(error):
-    """Connection refused or lost, too many connections, a lock or statement timeout: nothing is wrong with
-    the request, so it is a 503 to retry rather than a 500."""
-    return isinstance(error, OperationalError | InterfaceError)
 
 
 def _allow_own_inline_style(response):

@@ -31,6 +31,8 @@ OUTCOMES = (
 # The other side's points for each possible score of one side.
 OPPONENT_POINTS = {outcome.points: outcome.opponent_points for outcome in OUTCOMES}
 POINTS_VALUES = tuple(OPPONENT_POINTS)
+# The same values as (value, label) choices: the API schema names this one choice set (MatchPointsEnum).
+POINTS_CHOICES = [(value, value) for value in POINTS_VALUES]
 LEGAL_PAIRS = frozenset((outcome.points, outcome.opponent_points) for outcome in OUTCOMES)
 
 
