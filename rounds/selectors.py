@@ -1,19 +1,25 @@
 """Read helpers for leagues and rounds."""
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q
 
+from audit.models import AuditEntry
 from audit.selectors import audit_trail
 
 from .catalog.names import normalize_name
 from .catalog.resolve import get_index, resolve_name
-from .models import BanCategory, Round, RoundState
+from .models import BanCategory, Card, League, Round, RoundState
 
 RECENT_ROUNDS_SHOWN = 10
 
 
-def open_rounds(now):
+def open_rounds(now: datetime) -> list[Round]:
     """Rounds accepting hands at `now`, soonest deadline first."""
     return list(
         Round.objects.select_related("league")
@@ -22,7 +28,7 @@ def open_rounds(now):
     )
 
 
-def recent_rounds(now, limit=RECENT_ROUNDS_SHOWN):
+def recent_rounds(now: datetime, limit: int = RECENT_ROUNDS_SHOWN) -> list[Round]:
     """Rounds past their deadline (revealed or final), most recent deadline first."""
     past_deadline = Round.objects.select_related("league").filter(
         state__in=[RoundState.OPEN, RoundState.REVEALED, RoundState.FINAL], deadline__lte=now
@@ -30,7 +36,7 @@ def recent_rounds(now, limit=RECENT_ROUNDS_SHOWN):
     return list(past_deadline.order_by("-deadline")[:limit])
 
 
-def public_rounds(now):
+def public_rounds(now: datetime) -> dict[RoundState, list[Round]]:
     """Every round a visitor may see (not drafts), grouped by the state they see at `now`."""
     rounds = list(
         Round.objects.select_related("league")
@@ -38,7 +44,11 @@ def public_rounds(now):
         .annotate(entry_count=Count("hands"))
         .order_by("deadline", "pk")
     )
-    groups = {RoundState.OPEN: [], RoundState.REVEALED: [], RoundState.FINAL: []}
+    groups: dict[RoundState, list[Round]] = {
+        RoundState.OPEN: [],
+        RoundState.REVEALED: [],
+        RoundState.FINAL: [],
+    }
     for round_ in rounds:
         groups[round_.state_at(now)].append(round_)
     groups[RoundState.REVEALED].reverse()
@@ -65,7 +75,7 @@ def _names_card(names, card, index):
     return False
 
 
-def rounds_naming_card(card):
+def rounds_naming_card(card: Card) -> CardInRounds:
     """Public rounds (not drafts) that ban `card` beyond the standing lists or lift it from them, latest
     deadline first. One query: the rounds with any extra ban or lift, read in Python, since a moderator may
     have typed any spelling the resolver accepts (a face name, another case)."""
@@ -93,7 +103,12 @@ def rounds_naming_card(card):
     )
 
 
-def visible_round(round_id, user, *, can_manage):
+def visible_round(
+    round_id: int,
+    user: AbstractBaseUser | AnonymousUser,
+    *,
+    can_manage: Callable[[AbstractBaseUser | AnonymousUser, League], bool],
+) -> Round | None:
     """The round, or None when it does not exist or is a draft the viewer may not manage."""
     round_ = Round.objects.select_related("league").filter(pk=round_id).first()
     if round_ is None:
@@ -109,7 +124,9 @@ class LiftedName(str):
     lifted = True
 
 
-def banned_groups(entries):
+def banned_groups(
+    entries: Iterable[Mapping[str, Any]],
+) -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
     """Effective banned entries grouped for display: [(list label, key, [(category, [names])])]. A name the
     round lifts (its `unbanned`) is a LiftedName, which the page shows struck."""
     labels = {
@@ -117,7 +134,8 @@ def banned_groups(entries):
         "land-rule": "Land Rule Banned List",
         "round": "Additional bans for this round",
     }
-    groups = {}
+    groups: dict[str, dict[str, list[str]]] = {}
+    by_category: dict[str, list[str]] | None
     for entry in entries:
         by_category = groups.setdefault(entry["list"], {})
         category = entry.get("category") or ""
@@ -136,7 +154,7 @@ def banned_groups(entries):
     ]
 
 
-def entry_count(round_):
+def entry_count(round_: Round) -> int:
     """How many players have a hand in the round: the only thing public about hands before the deadline."""
     return round_.hands.count()
 
@@ -154,16 +172,16 @@ PUBLIC_ROUND_ACTIONS = (
 )
 
 
-def public_history(round_, revealed_players):
+def public_history(round_: Round, revealed_players: Iterable[int]) -> list[AuditEntry]:
     """The round's public audit entries, oldest first; one query. `revealed_players`: the ids of the round's
     players once its hands are revealed, else empty — before, saying that a moderator plays would tell who
     entered. Each entry says whether a moderator who plays in the round made it."""
     entries = list(audit_trail(round_).filter(action__in=PUBLIC_ROUND_ACTIONS).order_by("created_at", "id"))
     players = set(revealed_players)
     for entry in entries:
-        entry.by_player = entry.actor_id in players
+        entry.by_player = entry.actor_id in players  # type: ignore[attr-defined]
     return entries
 
 
-def is_following(user, league):
+def is_following(user: AbstractBaseUser | AnonymousUser, league: League) -> bool:
     return user.is_authenticated and league.followers.filter(pk=user.pk).exists()

@@ -5,28 +5,31 @@ round's league who has no hand in it. Past the deadline (derived from time, whet
 run) everyone sees every hand. Every query here is bounded: a constant number whatever the number of hands.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Literal
 
-from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from accounts.names import display_name
+from phm.pagination import Page
 from rounds.models import League, Round, RoundState
 from rounds.permissions import can_manage_league
 
 from .models import Hand, HandReview, HandsPreview, HandVersion
 
 
-def is_revealed(round_, now):
+def is_revealed(round_: Round, now: datetime) -> bool:
     return round_.state_at(now) in (RoundState.REVEALED, RoundState.FINAL)
 
 
-def is_playing(user, round_):
-    return user.is_authenticated and Hand.objects.filter(round=round_, player=user).exists()
+def is_playing(user: AbstractBaseUser | AnonymousUser, round_: Round) -> bool:
+    return user.is_authenticated and Hand.objects.filter(round=round_, player=user.pk).exists()
 
 
-def has_declared_not_playing(user, round_):
-    return user.is_authenticated and HandsPreview.objects.filter(round=round_, moderator=user).exists()
+def has_declared_not_playing(user: AbstractBaseUser | AnonymousUser, round_: Round) -> bool:
+    return user.is_authenticated and HandsPreview.objects.filter(round=round_, moderator=user.pk).exists()
 
 
 def in_rounds_declared_by(user: User) -> Q:
@@ -35,7 +38,7 @@ def in_rounds_declared_by(user: User) -> Q:
     return Q(Exists(HandsPreview.objects.filter(round=OuterRef("round"), moderator=user)))
 
 
-def may_review_before_deadline(user, round_):
+def may_review_before_deadline(user: AbstractBaseUser | AnonymousUser, round_: Round) -> bool:
     """A moderator of the league who declared they will not play in the round, and has no hand in it (the
     playing-moderator rule). Declaring is an explicit POST (services.declare_not_playing), never a view."""
     return (
@@ -45,7 +48,9 @@ def may_review_before_deadline(user, round_):
     )
 
 
-def early_access(user, round_):
+def early_access(
+    user: AbstractBaseUser | AnonymousUser, round_: Round
+) -> Literal["declared", "undeclared", "playing"] | None:
     """What a user may do with a round's hands before its deadline, in three queries at most: "declared"
     (a moderator of the league who declared they will not play: review), "undeclared" (such a moderator who
     has not declared yet), "playing" (a moderator with a hand) or None (not a moderator of the league)."""
@@ -56,7 +61,7 @@ def early_access(user, round_):
     return "declared" if has_declared_not_playing(user, round_) else "undeclared"
 
 
-def needs_declaration(user, round_, now):
+def needs_declaration(user: AbstractBaseUser | AnonymousUser, round_: Round, now: datetime) -> bool:
     """A moderator of the league, without a hand, who must first declare they will not play to see the
     hands of a round before its deadline."""
     return (
@@ -68,13 +73,13 @@ def needs_declaration(user, round_, now):
     )
 
 
-def can_see_all_hands(user, round_, now):
+def can_see_all_hands(user: AbstractBaseUser | AnonymousUser, round_: Round, now: datetime) -> bool:
     if round_.state == RoundState.DRAFT:
         return False
     return is_revealed(round_, now) or may_review_before_deadline(user, round_)
 
 
-def can_review(user, round_, now):
+def can_review(user: AbstractBaseUser | AnonymousUser, round_: Round, now: datetime) -> bool:
     """Moderators of the league; before the deadline only those who declared they won't play (docs/api.md)."""
     if not can_manage_league(user, round_.league):
         return False
@@ -85,7 +90,7 @@ def _versions():
     return Prefetch("versions", queryset=HandVersion.objects.order_by("number"))
 
 
-def by_a_player_of_the_round():
+def by_a_player_of_the_round() -> Exists:
     """A filter of HandReview: reviews by a moderator who has a hand in the reviewed hand's round. Allowed
     only where nobody else can manage the league (rounds.permissions), and then shown with the hand ("decided
     by a moderator who played this round"): pages, the hands API and the results page all read it here."""
@@ -93,15 +98,15 @@ def by_a_player_of_the_round():
     return Exists(players)
 
 
-def decided_by_player():
+def decided_by_player() -> Exists:
     """An annotation of Hand: whether a moderator who plays in its round reviewed it."""
     return Exists(HandReview.objects.filter(by_a_player_of_the_round(), hand_id=OuterRef("pk")))
 
 
-def hands_of_round(round_, page=None):
+def hands_of_round(round_: Round, page: Page | None = None) -> list[Hand]:
     """Every hand with player, profile and all versions, in entry order, each with `decided_by_player`
     (decided_by_player()); two queries. `page` (phm.pagination.Page): only its hands, still two queries."""
-    hands = (
+    hands: QuerySet[Hand] | list[Hand] = (
         Hand.objects.filter(round=round_)
         .select_related("player__profile")
         .annotate(decided_by_player=decided_by_player())
@@ -111,7 +116,7 @@ def hands_of_round(round_, page=None):
     hands = list(page.of(hands) if page is not None else hands)
     for position, hand in enumerate(hands, start=1 + (page.offset if page is not None else 0)):
         # Numbers are given by the reveal task in this same order; until it runs the page shows the same ones.
-        hand.display_number = hand.number or position
+        hand.display_number = hand.number or position  # type: ignore[attr-defined]
         _attach_versions(hand)
     return hands
 
@@ -132,12 +137,12 @@ def _attach_versions(hand):
     hand.committed_version = by_player[-1] if by_player else None
 
 
-def own_hand(user, round_):
+def own_hand(user: AbstractBaseUser | AnonymousUser, round_: Round) -> Hand | None:
     """The viewer's hand in the round with its versions and reviews, or None; three queries at most."""
     if not user.is_authenticated:
         return None
     hand = (
-        Hand.objects.filter(round=round_, player=user)
+        Hand.objects.filter(round=round_, player=user.pk)
         .select_related("player", "round")
         .prefetch_related(
             _versions(), Prefetch("reviews", queryset=HandReview.objects.order_by("created_at"))
@@ -149,7 +154,7 @@ def own_hand(user, round_):
     return hand
 
 
-def visible_hand(user, hand_id, now):
+def visible_hand(user: AbstractBaseUser | AnonymousUser, hand_id: int, now: datetime) -> Hand | None:
     """The hand if the viewer may see it, else None (callers answer 404 either way: nothing is confirmed)."""
     hand = Hand.objects.select_related("round__league", "player").filter(pk=hand_id).first()
     if hand is None:
@@ -167,14 +172,14 @@ def player_display_name(user: User) -> str:
 CALENDAR_PAST = timedelta(days=60)
 
 
-def calendar_leagues(user):
+def calendar_leagues(user: User) -> QuerySet[League]:
     """The leagues whose deadlines go in `user`'s calendar: the ones they have a hand in or follow."""
     played = Hand.objects.filter(player=user).values("round__league_id")
     followed = League.followers.through.objects.filter(user=user).values("league_id")
     return League.objects.filter(Q(pk__in=played) | Q(pk__in=followed))
 
 
-def calendar_rounds(user, now):
+def calendar_rounds(user: User, now: datetime) -> QuerySet[Round]:
     """The non-draft rounds of `user`'s leagues whose deadline is ahead or passed within CALENDAR_PAST; one
     query (the leagues are a subquery)."""
     return (

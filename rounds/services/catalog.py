@@ -1,5 +1,8 @@
 """Operations on the card catalog and the banned lists, shared by views, the API, the admin and commands."""
 
+from datetime import date
+
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from audit.services import log_action
@@ -9,7 +12,16 @@ from ..catalog import history
 from ..catalog.names import normalize_name
 from ..catalog.resolve import get_index, resolve_name
 from ..locks import lock_round
-from ..models import AcceptedCard, BannedCard, BannedList, BannedListChange, Card, CatalogVersion, Legality
+from ..models import (
+    AcceptedCard,
+    BannedCard,
+    BannedList,
+    BannedListChange,
+    Card,
+    CatalogVersion,
+    Legality,
+    Round,
+)
 from ..permissions import can_manage_league, guard_own_interest
 
 
@@ -20,11 +32,11 @@ class BannedListError(InputError):
         super().__init__(message=message)
 
 
-def latest_catalog_version():
+def latest_catalog_version() -> CatalogVersion | None:
     return CatalogVersion.objects.order_by("-id").first()
 
 
-def banned_lists():
+def banned_lists() -> list[BannedList]:
     """Both standing lists with their entries, in two queries."""
     return list(BannedList.objects.prefetch_related("entries").order_by("position", "key"))
 
@@ -39,7 +51,9 @@ def _canonical_name(card_name):
 
 
 @transaction.atomic
-def add_banned_card(banned_list, *, card_name, category, by, note=""):
+def add_banned_card(
+    banned_list: BannedList, *, card_name: str, category: str, by: User, note: str = ""
+) -> BannedCard:
     name = _canonical_name(card_name)
     key = normalize_name(name)
     if BannedCard.objects.filter(banned_list=banned_list, normalized_name=key).exists():
@@ -56,7 +70,9 @@ def add_banned_card(banned_list, *, card_name, category, by, note=""):
 
 
 @transaction.atomic
-def change_banned_card(entry, *, card_name, category, by, note=""):
+def change_banned_card(
+    entry: BannedCard, *, card_name: str, category: str, by: User, note: str = ""
+) -> BannedCard:
     """Rename or re-categorise an entry; no change, no record."""
     before = BannedCard.objects.select_for_update().get(pk=entry.pk)
     name = _canonical_name(card_name)
@@ -77,7 +93,7 @@ def change_banned_card(entry, *, card_name, category, by, note=""):
 
 
 @transaction.atomic
-def remove_banned_card(entry, *, by, note=""):
+def remove_banned_card(entry: BannedCard, *, by: User, note: str = "") -> None:
     BannedListChange.objects.create(
         banned_list_id=entry.banned_list_id, action=BannedListChange.Action.REMOVED,
         card_name=entry.card_name, category_before=entry.category, changed_by=by, note=note,
@@ -125,14 +141,14 @@ def _catalog_card_problem(round_, card_ref):
     return None
 
 
-def accepted_card_name(name):
+def accepted_card_name(name: str | None) -> str:
     """The name an accepted card is recorded under: the catalog's when it knows the card, else as typed."""
     name = " ".join((name or "").split())
     resolution = resolve_name(name) if name else None
     return resolution.card.name if resolution is not None and resolution.resolved else name
 
 
-def accept_card_problem(round_, name):
+def accept_card_problem(round_: Round | None, name: str | None) -> str | None:
     """Why `name` cannot be accepted for `round_`, or None. A name the catalog lacks can be accepted, and so
     can a catalog card that is not yet legal in Vintage (rule 3.2a: an unreleased card)."""
     name = " ".join((name or "").split())
@@ -176,7 +192,7 @@ def _check_card_power(round_, by):
 
 
 @transaction.atomic
-def accept_unknown_card(round_, *, name, by, reason):
+def accept_unknown_card(round_: Round, *, name: str, by: User, reason: str) -> AcceptedCard:
     """Record a moderator's decision that `name` is a real card legal in `round_` (rule 3.2a): a name the
     catalog lacks, or a catalog card not yet legal in Vintage (a previewed card); audited and shown on the
     round page. It never lifts a Vintage ban or a banned list. The round is locked: a hand is judged either
@@ -194,7 +210,7 @@ def accept_unknown_card(round_, *, name, by, reason):
         raise AcceptCardError(problem)
     if not reason:
         raise AcceptCardError("Say why the card is accepted (where it was released or spoiled).")
-    if len(reason) > MAX_ACCEPT_REASON or len(name) > AcceptedCard._meta.get_field("name").max_length:
+    if len(reason) > MAX_ACCEPT_REASON or len(name) > AcceptedCard._meta.get_field("name").max_length:  # type: ignore[operator]
         raise AcceptCardError(
             f"Keep the name and the reason short (a reason has at most {MAX_ACCEPT_REASON} characters)."
         )
@@ -206,7 +222,7 @@ def accept_unknown_card(round_, *, name, by, reason):
 
 
 @transaction.atomic
-def withdraw_accepted_card(round_, *, card_id, by):
+def withdraw_accepted_card(round_: Round, *, card_id: int, by: User) -> AcceptedCard:
     """Take back an accepted card (hands that use it become illegal: review them); audited."""
     round_ = lock_round(round_.pk)
     _check_card_power(round_, by)
@@ -220,10 +236,10 @@ def withdraw_accepted_card(round_, *, card_id, by):
     return accepted
 
 
-def accepted_card_names(round_):
+def accepted_card_names(round_: Round) -> tuple[str, ...]:
     return tuple(AcceptedCard.objects.filter(round=round_).values_list("name", flat=True))
 
 
-def catalog_as_of():
+def catalog_as_of() -> date | None:
     """Date of the catalog's data, from the in-memory index (no query once it is built)."""
     return get_index().as_of
