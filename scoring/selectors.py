@@ -3,10 +3,16 @@ constant
 number of queries whatever the number of hands (asserted in tests for 5 and 40 hands)."""
 
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, cast
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch
 
+from rounds.models import Round
 from submissions.models import Hand, HandVersion
 from submissions.selectors import player_display_name
 
@@ -102,7 +108,13 @@ class ResultsTable:
         ]
 
 
-def results_table(round_, *, viewer=None, now=None, cells=True):
+def results_table(
+    round_: Round,
+    *,
+    viewer: AbstractBaseUser | AnonymousUser | None = None,
+    now: datetime | None = None,
+    cells: bool = True,
+) -> ResultsTable:
     """The round's table as a matrix (ScoringNotFound before the reveal): 4-5 queries for any number of
     hands. League points are the round's own (5.2); each row's bonus of this round is apart. With
     `cells=False` each row carries only `points_by_opponent` ({"number": points or None}): what the table API
@@ -111,7 +123,7 @@ def results_table(round_, *, viewer=None, now=None, cells=True):
     hands = hands_in_table(round_.pk, with_bonus=True)
     lines = stored_tally(round_.pk, hands) if tally.is_current else None
     stale = lines is None
-    if stale:
+    if lines is None:
         lines = compute_tally(round_.pk, hands)
     numbers = {hand.pk: hand.number for hand in hands}
     matches = [
@@ -124,11 +136,12 @@ def results_table(round_, *, viewer=None, now=None, cells=True):
     by_hand = (_cell_rows if cells else _points_rows)(hands, numbers, matches)
     viewer_id = getattr(viewer, "pk", None)
     rows = []
-    for line in sorted(lines, key=lambda line: line.hand.number):
+    # hands_in_table gives numbered hands only, each with its `round_bonus` (with_bonus=True).
+    for line in sorted(lines, key=lambda line: cast(int, line.hand.number)):
         hand = line.hand
         row = Row(
             hand=hand,
-            number=hand.number,
+            number=cast(int, hand.number),
             player=player_display_name(hand.player),
             hand_name=hand.name,
             cells=by_hand[hand.pk] if cells else [],
@@ -136,16 +149,16 @@ def results_table(round_, *, viewer=None, now=None, cells=True):
             league_points=line.league_points,
             rank=line.rank,
             mine=viewer_id is not None and hand.player_id == viewer_id,
-            bonus_points=hand.round_bonus,
+            bonus_points=hand.round_bonus,  # type: ignore[attr-defined]
         )
         if not cells:
-            row.points_by_opponent = by_hand[hand.pk]
+            row.points_by_opponent = by_hand[hand.pk]  # type: ignore[attr-defined]
         rows.append(row)
     counts = Counter(match[5] for match in matches)
     return ResultsTable(round_, rows, final=round_.state == "final", stale=stale, status_counts=counts)
 
 
-def my_entry_number(round_, viewer):
+def my_entry_number(round_: Round, viewer: AbstractBaseUser | AnonymousUser) -> int | None:
     """The entry number of the viewer's hand in the round's table, None for a viewer without one (no query
     for an anonymous viewer, one otherwise)."""
     if not getattr(viewer, "is_authenticated", False):
@@ -184,7 +197,7 @@ def _points_rows(hands, numbers, matches):
     return points
 
 
-def match_history(match):
+def match_history(match: Match) -> dict[str, Any]:
     """Every report version (newest first), the current report of each person, and the challenges."""
     reports = list(
         MatchReport.objects.filter(match=match)
@@ -200,7 +213,7 @@ def match_history(match):
     deciders = {challenge.resolved_by_id for challenge in challenges} | {match.decided_by_id}
     playing = players_among(match.round_id, deciders)
     for challenge in challenges:
-        challenge.resolved_by_a_player = challenge.resolved_by_id in playing
+        challenge.resolved_by_a_player = challenge.resolved_by_id in playing  # type: ignore[attr-defined]
     return {
         # Set by a moderator with a hand in the round (their own match or a rival's): allowed only where
         # nobody else can manage the league (rounds.permissions), and shown.
@@ -214,7 +227,7 @@ def match_history(match):
     }
 
 
-def players_among(round_id, user_ids):
+def players_among(round_id: int, user_ids: Iterable[int | None]) -> set[int]:
     """The ids among `user_ids` of people with a hand in the round; no query when there are none to check."""
     user_ids = {user_id for user_id in user_ids if user_id is not None}
     if not user_ids:
@@ -224,14 +237,14 @@ def players_among(round_id, user_ids):
     )
 
 
-def current_cards(hand_ids):
+def current_cards(hand_ids: Iterable[int]) -> dict[int, list[str]]:
     """{hand id: its current card names} (one query)."""
     return dict(
         HandVersion.objects.filter(hand_id__in=hand_ids, is_current=True).values_list("hand_id", "cards")
     )
 
 
-def current_versions(hand_ids):
+def current_versions(hand_ids: Iterable[int]) -> dict[int, HandVersion]:
     """{hand id: its current version} with what a revealed hand shows: cards, decisions (7.2b) and a
     moderator's similar-hand changes (4.2a); one query. Only for hands already revealed to the viewer."""
     versions = HandVersion.objects.filter(hand_id__in=hand_ids, is_current=True).only(
@@ -240,7 +253,7 @@ def current_versions(hand_ids):
     return {version.hand_id: version for version in versions}
 
 
-def moderator_queue(round_id):
+def moderator_queue(round_id: int) -> dict[str, list[Match]]:
     """What needs the moderator: disputes, open challenges, matches needing a new result (4.2a) and matches
     nobody reported (four queries)."""
     in_this_round = Match.objects.filter(in_table(), round_id=round_id).select_related(
@@ -269,11 +282,29 @@ def moderator_queue(round_id):
     }
 
 
+class _OpenItems(Protocol):
+    """What `finalization_consequences` reads of services.finalization.OpenItems (imported here, it would make
+    a cycle: finalization, changes, notifications, selectors)."""
+
+    @property
+    def disputed(self) -> Sequence[Match]: ...
+
+    @property
+    def challenged(self) -> Sequence[Challenge]: ...
+
+    @property
+    def needs_result(self) -> Sequence[Match] | None: ...
+
+    def __bool__(self) -> bool: ...
+
+
 def _count(n, one, many):
     return f"{n} {one if n == 1 else many}"
 
 
-def finalization_consequences(table, queue, open_items):
+def finalization_consequences(
+    table: ResultsTable, queue: Mapping[str, Sequence[Match]], open_items: _OpenItems
+) -> list[str]:
     """What finalizing the round now does, in sentences for the moderator's confirmation (no query): from its
     table, its moderator queue and its open items (services.finalization.open_items)."""
     counts = table.status_counts

@@ -1,10 +1,12 @@
 """Who a bonus is for: the name a moderator typed, as the tables show it (the forum name) or the login name,
 any case. Called only after the round's deadline, since its suggestions name the round's players."""
 
+from django.contrib.auth.models import User
 from rapidfuzz import fuzz, process
 
 from accounts.matching import accounts_named
 from accounts.templatetags.people import display_name_of
+from rounds.models import Round
 from submissions.models import Hand
 
 from .errors import ScoringInputError
@@ -15,13 +17,13 @@ SUGGESTION_CUTOFF = 60  # rapidfuzz WRatio, out of 100: below it a name is not w
 LISTED = 10  # players named when nothing is close
 
 
-def round_players(round_):
+def round_players(round_: Round) -> list[User]:
     """The players whose hand in the round may earn a bonus (not disqualified), with profiles (one query)."""
     hands = Hand.objects.filter(VALID_HAND, round=round_).select_related("player__profile")
     return [hand.player for hand in hands.order_by("number", "pk")]
 
 
-def bonus_player(round_, typed):
+def bonus_player(round_: Round, typed: str | None) -> User:
     """The user `typed` names; ScoringInputError with suggestions when nobody, or several people, have it.
 
     Among several people whose login or forum name it is: the one with a hand in this round, else the one

@@ -6,9 +6,10 @@ they all lock the same row shared first.
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -58,7 +59,7 @@ class OpenItems:
         return lines
 
 
-def open_items(round_id):
+def open_items(round_id: int) -> OpenItems:
     """Disputes, open challenges and matches needing a new result (4.2a) of the round (three queries)."""
     disputed = list(
         Match.objects.filter(MATCH_IN_TABLE, round_id=round_id, status=MatchStatus.DISPUTED)
@@ -101,7 +102,7 @@ def round_power_refusal(actor: AbstractBaseUser | AnonymousUser | None, round_: 
     return own_interest_refusal(actor, round_.league, what=what.format(code=round_.code), why=why)
 
 
-def finalize_round(*, actor, round_id, force=False, now=None):
+def finalize_round(*, actor: User, round_id: int, force: bool = False, now: datetime | None = None) -> Round:
     """Rule 6.3b and 6.3c: the round becomes final. Refused (ScoringConflict listing them) while disputes or
     challenges are open, unless forced; a one-sided report stands; undetermined matches become 0-0; open
     challenges are closed; the tally is stored in the same transaction and frozen.
@@ -116,7 +117,7 @@ def finalize_round(*, actor, round_id, force=False, now=None):
     return _finalize(actor, round_, force=force, now=now)
 
 
-def finalize_as_recorded(*, actor, round_id, now=None):
+def finalize_as_recorded(*, actor: User, round_id: int, now: datetime | None = None) -> Round:
     """Finalize an imported round with the forum's table (scoring.post_import): the table is the forum's
     record, not a decision of the importing moderator, so whether they played there does not matter (as for
     the imported results themselves, archive.set_results)."""
@@ -180,7 +181,7 @@ def _finalize(actor, round_, *, force, now):
     return round_
 
 
-def reopen_round(*, actor, round_id, reason, now=None):
+def reopen_round(*, actor: User, round_id: int, reason: str, now: datetime | None = None) -> Round:
     """Take a final round back to `revealed`: results can change again. Explicit, with a reason, audited."""
     round_ = scoring_round(round_id)
     _require_moderator(actor, round_)
@@ -209,7 +210,7 @@ def reopen_round(*, actor, round_id, reason, now=None):
     return round_
 
 
-def rederive_matches(round_id, *, final):
+def rederive_matches(round_id: int, *, final: bool) -> int:
     """Every match's status and result from its reports, decision and challenges (three queries and one bulk
     update). Returns how many matches were undetermined (0-0 under rule 6.3b when `final`)."""
     matches = list(Match.objects.filter(round_id=round_id))

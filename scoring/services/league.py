@@ -1,13 +1,17 @@
 """The end of a league (rules 5.3, 5.3a): tie-break rounds for the players tied for first, and the winners."""
 
-from datetime import timedelta
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
 from audit.services import log_action
-from rounds.models import League
+from rounds.models import League, Round
 from rounds.permissions import can_manage_league
 from rounds.services.errors import RoundConflict, RoundInputError
 from rounds.services.lifecycle import create_round, open_round
@@ -20,7 +24,7 @@ TIEBREAK_DAYS = 7
 MAX_WINNERS_NOTE = 5_000
 
 
-def managed_league(actor, league_id):
+def managed_league(actor: AbstractBaseUser | AnonymousUser, league_id: int) -> League:
     league = League.objects.filter(pk=league_id).first()
     if league is None:
         raise ScoringNotFound("No such league.")
@@ -29,7 +33,14 @@ def managed_league(actor, league_id):
     return league
 
 
-def add_tiebreak_round(*, actor, league_id, now=None, rules=None, open_now=False):
+def add_tiebreak_round(
+    *,
+    actor: User,
+    league_id: int,
+    now: datetime | None = None,
+    rules: Mapping[str, Any] | None = None,
+    open_now: bool = False,
+) -> Round:
     """A round open only to the players tied for first (5.3a). Without `rules`, a draft copying nothing but
     the league: the moderator sets its rules and opens it like any round. With `rules` (the fields of a new
     round) and `open_now`, it is opened at once (API: POST /api/leagues/{id}/tiebreak/)."""
@@ -79,7 +90,7 @@ def add_tiebreak_round(*, actor, league_id, now=None, rules=None, open_now=False
     return round_
 
 
-def declare_winners(*, actor, league_id, usernames, note=""):
+def declare_winners(*, actor: User, league_id: int, usernames: Iterable[str], note: str = "") -> League:
     """The moderator names the league's winner, or joint winners (5.3a), among its players; audited."""
     league = managed_league(actor, league_id)
     note = str(note or "").strip()
@@ -100,7 +111,9 @@ def declare_winners(*, actor, league_id, usernames, note=""):
     return league
 
 
-def settle_computed_winners(league_id, *, actor=None, now=None):
+def settle_computed_winners(
+    league_id: int, *, actor: User | None = None, now: datetime | None = None
+) -> League:
     """Rules 5.3 and 5.3a, computed: once the standings give the league's winners (a sole leader of a complete
     league, the leader after its tie-break rounds, or joint winners after the last tie-break round allowed),
     record them — once, and told to the players like a moderator's declaration. A moderator's declaration

@@ -13,9 +13,10 @@ recorded as `entered_by` in each report's audit entry, and the row's note is eac
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -75,7 +76,9 @@ class PostedRowsResult:
         return sum(row.reports for row in self.rows)
 
 
-def import_posted_rows(*, actor, round_id, text, dry_run=False, now=None):
+def import_posted_rows(
+    *, actor: User, round_id: int, text: str, dry_run: bool = False, now: datetime | None = None
+) -> PostedRowsResult:
     """Read players' posted rows out of `text` and, unless `dry_run`, make each known cell the row's player's
     report, with the row's note as its comment. Moderators of the round's league only (ScoringForbidden); the
     round must be revealed and not final (ScoringConflict). No row found, or any problem when applying:
@@ -118,7 +121,9 @@ def import_posted_rows(*, actor, round_id, text, dry_run=False, now=None):
     return result
 
 
-def posted_rows_round(*, actor, round_id, now=None):
+def posted_rows_round(
+    *, actor: AbstractBaseUser | AnonymousUser, round_id: int, now: datetime | None = None
+) -> Round:
     """The round whose players' rows `actor` may import: ScoringNotFound (unknown or draft), ScoringForbidden
     (not a moderator of its league: checked first, so nobody else learns anything more), ScoringConflict (not
     revealed yet, or final)."""

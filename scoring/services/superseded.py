@@ -10,6 +10,9 @@ locked; it takes the round's tally row and then the matches, in the order every 
 report racing the replacement either lands before it (and is superseded) or after it (and is the new result).
 """
 
+from datetime import datetime
+
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from audit.services import log_action
@@ -23,7 +26,14 @@ REPLACED_NOTE = "Hand {number} was replaced by a similar hand (rule 4.2a) after 
 DISQUALIFIED_NOTE = "Hand {number} was disqualified (rule 4.2a) after this report."
 
 
-def supersede_results(*, round_id, hand_id, actor, disqualified=False, now=None):
+def supersede_results(
+    *,
+    round_id: int,
+    hand_id: int,
+    actor: User | None,
+    disqualified: bool = False,
+    now: datetime | None = None,
+) -> list[Match]:
     """Supersede the results of the hand's matches; returns the matches that had any (after the change)."""
     tally = RoundTally.objects.select_for_update().filter(round_id=round_id).first()
     if tally is None:

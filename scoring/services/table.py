@@ -5,8 +5,10 @@ depend on a worker). Idempotent: the round row is locked, the `RoundTally` row m
 unique pair constraint makes a second insert of a pair a no-op whatever happens.
 """
 
+from datetime import datetime
+
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from audit.services import log_action
@@ -21,7 +23,7 @@ from ..models import Match, RoundTally
 VALID_HAND = ~Q(status=HandStatus.DISQUALIFIED)
 
 
-def in_table(prefix=""):
+def in_table(prefix: str = "") -> Q:
     """A match counts while neither of its hands is disqualified: disqualifying a hand after the table was
     built
     takes its matches out without deleting what was reported on them. `prefix` reaches the match from
@@ -33,11 +35,11 @@ def in_table(prefix=""):
 MATCH_IN_TABLE = in_table()
 
 
-def matches_in_table(round_id):
+def matches_in_table(round_id: int) -> QuerySet[Match]:
     return Match.objects.filter(MATCH_IN_TABLE, round_id=round_id)
 
 
-def table_of(round_, now=None):
+def table_of(round_: Round, now: datetime | None = None) -> RoundTally | None:
     """The round's `RoundTally` (its scoring bookkeeping), building the match table first if the round is past
     its deadline and nobody built it yet; None before the reveal."""
     now = now or timezone.now()
@@ -47,7 +49,9 @@ def table_of(round_, now=None):
     return tally or build_match_table(round_.pk, now=now)
 
 
-def build_match_table(round_id, now=None, *, after_number=None, inserted_before=0):
+def build_match_table(
+    round_id: int, now: datetime | None = None, *, after_number: int | None = None, inserted_before: int = 0
+) -> RoundTally | None:
     """Number the hands (the reveal, if not done) and create every pair's match in one statement.
     `after_number`: the pairs whose lower number is at most that are in already (committed by the steps of
     `table_build.build_in_steps`, `inserted_before` of them): only the rest are inserted."""
@@ -66,7 +70,7 @@ def build_match_table(round_id, now=None, *, after_number=None, inserted_before=
     return tally
 
 
-def insert_pairs(round_id, *, after_number=None, up_to_number=None):
+def insert_pairs(round_id: int, *, after_number: int | None = None, up_to_number: int | None = None) -> int:
     """INSERT … SELECT over the hands joined with themselves: N·(N-1)/2 rows without shipping them through
     Python (499,500 for 1,000 hands). `a` is the lower entry number (docs/api.md).
 
@@ -104,7 +108,7 @@ def insert_pairs(round_id, *, after_number=None, up_to_number=None):
         return cursor.rowcount
 
 
-def rounds_missing_a_table(now=None):
+def rounds_missing_a_table(now: datetime | None = None) -> list[int]:
     """Revealed rounds without a match table: what the periodic backstop builds."""
     now = now or timezone.now()
     return list(

@@ -12,7 +12,10 @@ in already, and the unique pair constraint stands behind it all: running it twic
 after a worker died half-way ends with the same table.
 """
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import cast
 
 from celery import current_app
 from django.core.cache import cache
@@ -21,6 +24,7 @@ from django.utils import timezone
 
 from phm.tasks import publish
 from rounds.locks import lock_round
+from rounds.models import Round
 from submissions import selectors as hand_selectors
 from submissions.models import Hand
 from submissions.services.reveal import reveal_round
@@ -54,7 +58,7 @@ class TableProgress:
         return 100 if self.ready or not self.total else min(99, self.built * 100 // self.total)
 
 
-def table_or_progress(round_, now=None):
+def table_or_progress(round_: Round, now: datetime | None = None) -> TableProgress | None:
     """For pages: None before the reveal (nothing of the table exists for anyone), the built table, or its
     progress with the build queued. Two queries when the table exists; a few more while it is built."""
     now = now or timezone.now()
@@ -76,7 +80,7 @@ def _queued_key(round_id):
     return f"scoring:table-build-queued:{round_id}"
 
 
-def queue_build(round_id):
+def queue_build(round_id: int) -> bool:
     """Send the build task after the current transaction commits, unless one was sent recently. If the broker
     is down the next page view tries again, and the beat backstop builds it anyway."""
 
@@ -90,12 +94,14 @@ def queue_build(round_id):
     return True
 
 
-def build_in_steps(round_id, now=None, step_pairs=STEP_PAIRS):
+def build_in_steps(
+    round_id: int, now: datetime | None = None, step_pairs: int = STEP_PAIRS
+) -> RoundTally | None:
     """The task's build: the pairs in committed steps, then `build_match_table` for the rest and the
     `RoundTally`. Returns the RoundTally (None before the reveal)."""
     reveal_round(round_id, now=now)
     numbered = Hand.objects.filter(VALID_HAND, round_id=round_id, number__isnull=False)
-    numbers = sorted(numbered.values_list("number", flat=True))
+    numbers = sorted(cast("Iterable[int]", numbered.values_list("number", flat=True)))  # numbered hands only
     done, inserted = 0, 0  # pairs whose hand `a` has a number up to `done` are in
     for up_to in step_ends(numbers, step_pairs)[:-1]:
         with transaction.atomic():
@@ -110,7 +116,7 @@ def build_in_steps(round_id, now=None, step_pairs=STEP_PAIRS):
     return build_match_table(round_id, now=now, after_number=done or None, inserted_before=inserted)
 
 
-def step_ends(numbers, step_pairs):
+def step_ends(numbers: Sequence[int], step_pairs: int) -> list[int]:
     """The last hand number of each step, each step holding about `step_pairs` pairs (a hand's pairs are the
     hands numbered after it)."""
     ends, pairs = [], 0

@@ -6,6 +6,7 @@ and at finalization; readers use them only when they are current, and compute ot
 """
 
 from collections import defaultdict
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -30,7 +31,7 @@ class TallyLine:
     rank: int = 0
 
 
-def hands_in_table(round_id, *, with_players=True, with_bonus=False):
+def hands_in_table(round_id: int, *, with_players: bool = True, with_bonus: bool = False) -> list[Hand]:
     """The round's valid hands in entry order, with their players for pages (one query); storing a tally needs
     only their ids and numbers. `with_bonus`: each hand's `round_bonus`, its player's bonus League points in
     this round (6.2, 7.7), in the same query."""
@@ -41,7 +42,7 @@ def hands_in_table(round_id, *, with_players=True, with_bonus=False):
     return list(hands)
 
 
-def round_bonus():
+def round_bonus() -> Coalesce:
     """For a query of hands: the hand's player's bonus League points in the hand's round (6.2, 7.7), 0 for
     none (a subquery, so no extra query)."""
     awards = (
@@ -54,12 +55,12 @@ def round_bonus():
     return Coalesce(Subquery(awards), 0)
 
 
-def points_by_hand(round_id):
+def points_by_hand(round_id: int) -> dict[int, int]:
     """{hand id: points} over the round's matches in the table that have a result (three queries)."""
     return points_by_hand_in_rounds([round_id])
 
 
-def points_by_hand_in_rounds(round_ids):
+def points_by_hand_in_rounds(round_ids: Collection[int]) -> dict[int, int]:
     """{hand id: points} over the matches of these rounds (three queries whatever their number). Disqualified
     hands are excluded by id rather than by joining every match to its hands: a round rarely has any, and the
     joins doubled the cost of the aggregates (bench/tally.py)."""
@@ -71,21 +72,21 @@ def points_by_hand_in_rounds(round_ids):
     counted = Match.objects.filter(round_id__in=round_ids, points_a__isnull=False)
     if disqualified:
         counted = counted.exclude(hand_a_id__in=disqualified).exclude(hand_b_id__in=disqualified)
-    totals = {}
+    totals: dict[int, int] = {}
     for field, points in (("hand_a_id", "points_a"), ("hand_b_id", "points_b")):
         for hand_id, total in counted.values_list(field).annotate(total=Sum(points)).order_by():
             totals[hand_id] = totals.get(hand_id, 0) + total
     return totals
 
 
-def compute_tally(round_id, hands=None):
+def compute_tally(round_id: int, hands: Sequence[Hand] | None = None) -> list[TallyLine]:
     """Every valid hand's line, ranked by League points (equal League points share a rank), then entry
     number."""
     hands = hands if hands is not None else hands_in_table(round_id)
     return _ranked_lines(hands, points_by_hand(round_id))
 
 
-def compute_tallies(round_ids):
+def compute_tallies(round_ids: Iterable[int]) -> dict[int, TallyLine]:
     """{hand id: line} for the tables of many rounds at once, as `compute_tally` gives them one round at a
     time (four queries whatever the number of rounds)."""
     round_ids = sorted(set(round_ids))
@@ -114,7 +115,7 @@ def _ranked_lines(hands, totals):
     return lines
 
 
-def stored_tally(round_id, hands):
+def stored_tally(round_id: int, hands: Sequence[Hand]) -> list[TallyLine] | None:
     """The stored lines for `hands` (one query), or None when any is missing."""
     stored = {row.hand_id: row for row in HandTally.objects.filter(round_id=round_id)}
     if any(hand.pk not in stored for hand in hands):
@@ -132,14 +133,14 @@ def stored_tally(round_id, hands):
     return sorted(lines, key=lambda line: (line.rank, line.hand.number))
 
 
-def note_results_changed(round_id):
+def note_results_changed(round_id: int) -> None:
     """Call inside the transaction that changed a result: the stored tally is stale from its commit on, and a
     task recomputes it after the commit (bursts of changes coalesce into one run)."""
     RoundTally.objects.filter(round_id=round_id).update(revision=F("revision") + 1)
     signals.results_changed.send(sender=RoundTally, round_id=round_id)  # scoring.receivers schedules the task
 
 
-def store_tally(round_id):
+def store_tally(round_id: int) -> bool:
     """Store the round's table unless the stored one is current; True when it wrote. The tally row is locked
     first, by the UPDATE that records the revision: every result change bumps the revision under that same
     lock, so the revision recorded is exactly the one the lines below are computed from (they are read by the
@@ -164,7 +165,7 @@ def store_tally(round_id):
     return True
 
 
-def write_tally(round_id):
+def write_tally(round_id: int) -> None:
     """Every valid hand's stored line, computed in SQL: points over the matches in the table, League points
     half up as integers, ranks by RANK() — the same numbers `compute_tally` gives (tested), without shipping
     matches or lines through Python (bench/tally.py: the fixed cost of small rounds). Only lines whose
@@ -247,6 +248,6 @@ def write_tally(round_id):
             cursor.execute(sql, [round_id] * sql.count("%s"))
 
 
-def stale_tallies():
+def stale_tallies() -> list[int]:
     """Rounds whose stored table is behind their results: the periodic backstop for lost tasks."""
     return list(RoundTally.objects.exclude(tallied_revision=F("revision")).values_list("round_id", flat=True))
