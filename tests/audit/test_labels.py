@@ -114,6 +114,10 @@ class _Module:
             node.name: node for node in ast.walk(self.tree) if isinstance(node, ast.FunctionDef)
         }
 
+    def modules_of_the_app(self):
+        app_folder = ROOT / self.path.relative_to(ROOT).parts[0]
+        return [_module(path) for path in sorted(app_folder.rglob("*.py")) if "migrations" not in path.parts]
+
     def _function_of(self, node):
         while node is not None and not isinstance(node, ast.FunctionDef):
             node = self.parents.get(node)
@@ -161,10 +165,18 @@ class _Module:
             parameters = [argument.arg for argument in function.args.args]
             assert expr.id in parameters, f"{where}: cannot tell what {expr.id} is"
             index = parameters.index(expr.id)
+            callers = [(self, call) for _, call in self.calls_to({function.name})]
+            if not callers:  # a helper of the app's other modules (e.g. one module per kind of change)
+                callers = [
+                    (other, call)
+                    for other in self.modules_of_the_app()
+                    if other.path != self.path
+                    for _, call in other.calls_to({function.name})
+                ]
             found = set()
-            for _, call in self.calls_to({function.name}):
-                found |= self.actions(self._argument(call, index, expr.id), depth + 1)
-            assert found, f"{where}: {function.name} is called from another module: cannot tell its actions"
+            for module, call in callers:
+                found |= module.actions(module._argument(call, index, expr.id), depth + 1)
+            assert found, f"{where}: {function.name} is called from another app: cannot tell its actions"
             return found
         raise AssertionError(f"{where}: cannot tell what action this is")
 
@@ -177,10 +189,19 @@ class _Module:
         return found
 
 
+_PARSED = {}
+
+
+def _module(path):
+    if path not in _PARSED:
+        _PARSED[path] = _Module(path)
+    return _PARSED[path]
+
+
 def _recorded_actions():
     found = {}
     for path in _project_modules():
-        module = _Module(path)
+        module = _module(path)
         for action in module.recorded_actions():
             found.setdefault(action, str(path.relative_to(ROOT)))
     return found
