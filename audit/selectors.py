@@ -7,7 +7,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import QuerySet
 
-from accounts.templatetags.people import display_name_of
+from accounts.names import display_name
 
 from .models import PEOPLE_FIELDS, AuditEntry
 
@@ -32,7 +32,7 @@ def name_people(entries: Iterable[AuditEntry]) -> list[AuditEntry]:
     people: dict[str, str] = {}
     if usernames:
         users = get_user_model().objects.filter(username__in=usernames).select_related("profile")
-        people = {user.get_username(): display_name_of(user) for user in users}
+        people = {user.get_username(): display_name(user) for user in users}
     for entry in entries:
         entry.people = people  # type: ignore[attr-defined]
     return entries

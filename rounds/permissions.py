@@ -23,8 +23,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 
+from accounts.names import display_name
 from accounts.services import is_moderator
-from accounts.templatetags.people import display_name_of
 
 from .models import League
 
@@ -86,7 +86,7 @@ def others_who_can_manage(league: League, actor: AbstractBaseUser | AnonymousUse
     if actor_pk is not None:
         candidates = candidates.exclude(pk=actor_pk)
     people = list(candidates.select_related("profile").distinct())
-    names = sorted({display_name_of(user) for user in people}, key=str.casefold)
+    names = sorted({display_name(user) for user in people}, key=str.casefold)
     if named_ids:
         return OtherModerators(tuple(names))
     shown = tuple(names[:NAMED_SITE_MODERATORS])

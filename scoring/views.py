@@ -15,7 +15,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.templatetags.people import display_name_of
+from accounts.names import display_name
 from audit.selectors import audit_trail, name_people
 from rounds.moderation_views import moderator_required
 from rounds.permissions import can_manage_league
@@ -433,7 +433,7 @@ def _round_action(request, round_, action):
             points=request.POST.get("points", ""),
             reason=request.POST.get("reason", ""),
         )
-        return f"{award.points:+d} League points for {display_name_of(award.player)}."
+        return f"{award.points:+d} League points for {display_name(award.player)}."
     if action == "withdraw_bonus":
         award = withdraw_bonus(
             actor=user,
@@ -441,7 +441,7 @@ def _round_action(request, round_, action):
             award_id=_award_id(request.POST.get("award", "")),
             reason=request.POST.get("reason", ""),
         )
-        return f"The {award.points:+d} League points for {display_name_of(award.player)} are withdrawn."
+        return f"The {award.points:+d} League points for {display_name(award.player)} are withdrawn."
     raise ScoringInputError({"action": ["Unknown action."]})
 
 

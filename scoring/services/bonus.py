@@ -8,7 +8,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.templatetags.people import display_name_of
+from accounts.names import display_name
 from audit.services import log_action
 from rounds.locks import lock_round_shared
 from rounds.models import Round
@@ -86,7 +86,7 @@ def award_bonus(
         raise ScoringInputError(
             {
                 "player": [
-                    f"{display_name_of(player)} has no hand in round {round_.code} (or it was disqualified): "
+                    f"{display_name(player)} has no hand in round {round_.code} (or it was disqualified): "
                     "bonus points go to a player whose hand meets the round's requirements (rule 7.7a)."
                 ]
             }

@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from rapidfuzz import fuzz, process
 
 from accounts.matching import accounts_named
-from accounts.templatetags.people import display_name_of
+from accounts.names import display_name
 from rounds.models import Round
 from submissions.models import Hand
 
@@ -45,7 +45,7 @@ def bonus_player(round_: Round, typed: str | None) -> User:
         exact_login = [user for user in named if user.get_username() == typed]
         if exact_login:
             return exact_login[0]
-        choices = " or ".join(f"{display_name_of(user)} (login {user.get_username()})" for user in named)
+        choices = " or ".join(f"{display_name(user)} (login {user.get_username()})" for user in named)
         raise ScoringInputError(
             {"player": [f"“{typed}” names more than one person: {choices}. Type the login name."]}
         )
@@ -55,21 +55,21 @@ def bonus_player(round_: Round, typed: str | None) -> User:
 def _unknown(round_, typed, players):
     names = {}
     for player in players:
-        names.setdefault(display_name_of(player), player)
+        names.setdefault(display_name(player), player)
         names.setdefault(player.get_username(), player)
     hits = process.extract(
         typed, list(names), scorer=fuzz.WRatio, limit=SUGGESTIONS * 2, score_cutoff=SUGGESTION_CUTOFF
     )
     suggested = []
     for name, _, _ in hits:
-        shown = display_name_of(names[name])
+        shown = display_name(names[name])
         if shown not in suggested and len(suggested) < SUGGESTIONS:
             suggested.append(shown)
     sentence = f"No player of round {round_.code} is called “{typed}”."
     if suggested:
         return f"{sentence} Did you mean {', '.join(suggested)}?"
     if players:
-        shown = [display_name_of(player) for player in players[:LISTED]]
+        shown = [display_name(player) for player in players[:LISTED]]
         more = f" and {len(players) - LISTED} more" if len(players) > LISTED else ""
         return f"{sentence} Its players: {', '.join(shown)}{more}."
     return sentence

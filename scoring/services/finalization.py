@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.templatetags.people import display_name_of
+from accounts.names import display_name
 from audit.services import log_action
 from rounds.locks import lock_round
 from rounds.models import Round, RoundState
@@ -48,7 +48,7 @@ class OpenItems:
         ]
         lines += [
             f"Match {c.match.hand_a.number:02d} v {c.match.hand_b.number:02d} is challenged by "
-            f"{display_name_of(c.challenger)}: {c.reason}"
+            f"{display_name(c.challenger)}: {c.reason}"
             for c in self.challenged
         ]
         lines += [

@@ -20,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.templatetags.people import display_name_of
+from accounts.names import display_name
 from audit.services import log_action
 from rounds.models import Round, RoundState
 from rounds.permissions import others_who_can_manage
@@ -213,7 +213,7 @@ def _posted_row(result, line_number, row, hands):
         line=line_number,
         number=row.number,
         player=hand.player.get_username(),
-        player_name=display_name_of(hand.player),
+        player_name=display_name(hand.player),
         cells=row.cells,
         note=row.note,
         reports=len(set(cells) - disqualified),
