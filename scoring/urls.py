@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import league_views, views
+from . import league_views, moderation_views, views
 
 app_name = "scoring"
 
@@ -8,7 +8,7 @@ urlpatterns = [
     path("rounds/<int:round_id>/results/", views.results, name="results"),
     path("rounds/<int:round_id>/results/matrix/", views.results_matrix, name="results-matrix"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
-    path("moderate/rounds/<int:round_id>/results/", views.moderate_results, name="moderate"),
+    path("moderate/rounds/<int:round_id>/results/", moderation_views.moderate_results, name="moderate"),
     path("leagues/", league_views.league_list, name="league-list"),
     path("leagues/<int:league_id>/", league_views.league_detail, name="league"),
     path(
