@@ -16,6 +16,7 @@ from audit.models import AuditEntry
 from outbox.models import Message
 from submissions.models import Hand, HandVersion
 from submissions.services.submit import EVERY_LISTED_RULE, submit_hand, uses_one_statement_write
+from tests import builders
 from tests.conftest import skip_unless
 
 from .conftest import KJELD, SCEPTER
@@ -94,14 +95,7 @@ def test_a_first_hand_is_written_the_same_by_both_paths(on_postgres, settings, o
     moment = timezone.now()
 
     def submit():
-        return submit_hand(
-            player=alice,
-            round_id=open_round.pk,
-            name="Kjeld",
-            cards=KJELD,
-            attested=EVERY_LISTED_RULE,
-            now=moment,
-        )
+        return builders.submit(alice, open_round, KJELD, name="Kjeld", now=moment)
 
     rows = _both_paths(settings, submit)
     assert [version["number"] for version in rows["versions"]] == [1]
@@ -113,25 +107,11 @@ def test_an_edit_of_a_flagged_hand_is_written_the_same_by_both_paths(
     on_postgres, settings, open_round, alice
 ):
     moment = timezone.now()
-    submit_hand(
-        player=alice,
-        round_id=open_round.pk,
-        name="Kjeld",
-        cards=KJELD,
-        attested=EVERY_LISTED_RULE,
-        now=moment,
-    )
+    builders.submit(alice, open_round, KJELD, name="Kjeld", now=moment)
     Hand.objects.filter(round=open_round, player=alice).update(flagged=True, flag_message="Karakas?")
 
     def submit():
-        return submit_hand(
-            player=alice,
-            round_id=open_round.pk,
-            name="Scepter",
-            cards=SCEPTER,
-            attested=EVERY_LISTED_RULE,
-            now=moment,
-        )
+        return builders.submit(alice, open_round, SCEPTER, name="Scepter", now=moment)
 
     rows = _both_paths(settings, submit)
     assert rows["hand"]["name"] == "Scepter" and rows["hand"]["flagged"] is False
@@ -152,14 +132,7 @@ def test_a_hand_without_a_receipt_is_written_the_same_by_both_paths(
     submit_hand(player=player, round_id=open_round.pk, name="Kjeld", cards=KJELD, attested=EVERY_LISTED_RULE)
 
     def submit():
-        return submit_hand(
-            player=player,
-            round_id=open_round.pk,
-            name="S",
-            cards=SCEPTER,
-            attested=EVERY_LISTED_RULE,
-            now=moment,
-        )
+        return builders.submit(player, open_round, SCEPTER, name="S", now=moment)
 
     rows = _both_paths(settings, submit)
     assert rows["outbox messages"] == [] and len(rows["versions"]) == 2
