@@ -13,8 +13,8 @@ and blank lines. A player's note is kept, not refused: words after the Points se
 (`3 | 6 0 X 2 (I think)`). Anything else is a `RowFormatError` whose message says in plain words where and
 what is wrong.
 
-One job past 400 lines: the row format itself — reading, checking a table's consistency and writing it back are
-the same grammar, and each reader's error names the writer's terms.
+One job past 400 lines: the row format itself — reading, checking a table's consistency and writing it back
+are the same grammar, and each reader's error names the writer's terms.
 """
 
 import re

@@ -1,6 +1,6 @@
 """Pages for results: the round's table (matrix, ranks, the player's row box), a match with its reports and
-challenges (the moderator's page of a round: scoring.moderation_views). Nothing of the results exists before the reveal: the
-round's results page then says when they open (and nothing of the hands), the rest is 404."""
+challenges (the moderator's page of a round: scoring.moderation_views). Nothing of the results exists before
+the reveal: the round's results page then says when they open (and nothing of the hands), the rest is 404."""
 
 from collections import Counter
 
