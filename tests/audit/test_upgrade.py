@@ -78,20 +78,22 @@ def _fill(old_apps):
         subject = player if number % 2 else moderator
         entry = OldEntry.objects.create(content_type=user_type, object_id=subject.pk, **row)
         written.append(entry)
-    expected = {
-        entry.pk: (
-            entry.action,
-            entry.content_type_id,
-            entry.object_id,
-            entry.actor_id,
-            entry.before,
-            entry.after,
-            entry.note,
-            entry.created_at,
-        )
-        for entry in written
-    }
+    expected = {entry.pk: _what_it_holds(entry) for entry in written}
     return expected, entry_type.pk, moderator.pk
+
+
+def _what_it_holds(entry):
+    """Everything an entry records, compared before and after the move."""
+    return (
+        entry.action,
+        entry.content_type_id,
+        entry.object_id,
+        entry.actor_id,
+        entry.before,
+        entry.after,
+        entry.note,
+        entry.created_at,
+    )
 
 
 def test_every_entry_survives_the_move_to_the_audit_app():
@@ -103,19 +105,7 @@ def test_every_entry_survives_the_move_to_the_audit_app():
         _migrate(latest)
 
         entries = AuditEntry.objects.filter(pk__in=expected)
-        found = {
-            entry.pk: (
-                entry.action,
-                entry.content_type_id,
-                entry.object_id,
-                entry.actor_id,
-                entry.before,
-                entry.after,
-                entry.note,
-                entry.created_at,
-            )
-            for entry in entries
-        }
+        found = {entry.pk: _what_it_holds(entry) for entry in entries}
         assert found == expected
         assert AuditEntry._meta.db_table == "rounds_auditentry"
         # Readable as before: subjects, actors, labels.
