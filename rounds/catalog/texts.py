@@ -35,6 +35,7 @@ class CardText:
     type_line: str
     faces: tuple  # FaceText, front face first; one for a single-faced card
     has_text: bool  # False for cards printed after the full data's cut-off (no Oracle text in the snapshot)
+    no_rules_text: bool = False  # a complete record without rules text (a vanilla creature): nothing missing
 
     @property
     def url(self):
@@ -62,7 +63,8 @@ def _parts(value, separator, count):
 
 
 def card_text(card):
-    """The CardText of a `Card` row (needs name, oracle_name, slug, mana_cost, type_line, oracle_text)."""
+    """The CardText of a `Card` row (needs name, oracle_name, slug, mana_cost, type_line, oracle_text,
+    data_quality)."""
     face_names = card.oracle_name.split(FACE_SEPARATOR) if FACE_SEPARATOR in card.oracle_name else [card.name]
     count = len(face_names)
     faces = tuple(
@@ -82,10 +84,13 @@ def card_text(card):
         type_line=card.type_line,
         faces=faces,
         has_text=bool(card.oracle_text),
+        no_rules_text=not card.oracle_text and card.data_quality in TEXT_QUALITIES,
     )
 
 
-TEXT_FIELDS = ("id", "name", "oracle_name", "slug", "mana_cost", "type_line", "oracle_text")
+TEXT_FIELDS = ("id", "name", "oracle_name", "slug", "mana_cost", "type_line", "oracle_text", "data_quality")
+# Records whose Oracle text is complete: an empty text there means the card has none (Savannah Lions).
+TEXT_QUALITIES = ("full", "partial+text")
 
 
 def card_texts(names):
