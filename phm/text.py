@@ -75,3 +75,32 @@ def display_width(text):
             continue
         width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
     return width
+
+
+# A title in quotation marks. A name may carry its own quotes ("Burn", or Tom's “Burn”): the enclosing pair
+# is dropped (the page adds its own), and quotes inside become single quotes, as quotes within quotes are
+# written, so a name never shows doubled double quotes (“Tom’s “Burn””).
+_ENCLOSING_QUOTES = {'"': '"', "“": "”", "„": "“", "'": "'", "‘": "’", "«": "»"}
+_INNER_DOUBLE_QUOTE = re.compile(r'"([^"]*)"|“([^“”]*)”|„([^„“]*)“')
+
+
+def strip_enclosing_quotes(text):
+    """`"Burn"` → `Burn`: a name without the one pair of quotation marks that wraps all of it."""
+    text = str(text or "").strip()
+    if len(text) >= 2 and _ENCLOSING_QUOTES.get(text[0]) == text[-1]:
+        return text[1:-1].strip()
+    return text
+
+
+def quoted(text):
+    """ `Tom's "Burn"` → `“Tom's ‘Burn’”`: a name between curly double quotes, its own double quotes made
+    single; "" for no name."""
+    inner = strip_enclosing_quotes(text)
+    if not inner:
+        return ""
+    inner = _INNER_DOUBLE_QUOTE.sub(_single_quoted, inner)
+    return f"“{inner}”"
+
+
+def _single_quoted(found):
+    return f"‘{next(group for group in found.groups() if group is not None)}’"

@@ -9,6 +9,7 @@ both games — 6-0 to 01"). The values sent stay in the match's a-b order, whoev
 from dataclasses import dataclass
 
 from accounts.names import display_name
+from phm.text import quoted
 from rounds.catalog.texts import card_texts
 
 from .outcomes import OUTCOMES
@@ -53,7 +54,7 @@ class Side:
 def hand_label(hand):
     """`01 Tom's “Blue Power”`: the hand's number, its player's forum name and the hand's name."""
     owner = f"{hand.number_label} {display_name(hand.player)}'s"
-    return f"{owner} “{hand.name}”" if hand.name else f"{owner} hand"
+    return f"{owner} {quoted(hand.name)}" if hand.name else f"{owner} hand"
 
 
 def sides(match, versions, viewer_id):

@@ -23,12 +23,14 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from phm.text import quoted
+
 from . import table_reply
 from .charts.bar import bar_chart
 from .models import Match, MatchStatus
 
 # Bumped whenever the cached markup changes for the same data.
-RENDER_FORMAT = 1
+RENDER_FORMAT = 2
 CACHE_SECONDS = 24 * 3600  # keys are content digests: a copy is never wrong, only superseded
 # Above this many hands the page shows the viewer's row and the ranking, and the full matrix is one click
 # away (`/rounds/<id>/results/matrix/`): 60 hands are 3,600 cells, about 160 kB.
@@ -141,6 +143,7 @@ def build(round_, state):
         line = lines[pk]
         label = f'<span class="font-monospace">{number:02d}</span> {escape(players[index])}'
         hand = escape(hand_name or "unnamed")
+        quoted_hand = escape(quoted(hand_name or "unnamed"))
         before = f'<th scope="row" class="phm-matrix-hand text-start">{label}'
         after = (
             f'<br><span class="small text-body-secondary fw-normal">{hand}</span></th>{"".join(cells[index])}'
@@ -153,7 +156,8 @@ def build(round_, state):
             (
                 (line.rank, number),
                 number,
-                f'<td>{line.rank}</td><td>{label} <span class="text-body-secondary">:: “{hand}”</span></td>'
+                f"<td>{line.rank}</td>"
+                f'<td>{label} <span class="text-body-secondary">:: {quoted_hand}</span></td>'
                 f'<td class="text-end">{line.points}</td>'
                 f'<td class="text-end fw-semibold">{line.league_points}</td>'
                 f'<td class="text-end">{bonus_text}</td></tr>',

@@ -3,7 +3,7 @@ Submissions, reviews and forum corrections all clean their input here; each rais
 
 from typing import Any
 
-from phm.text import clean_name
+from phm.text import clean_name, strip_enclosing_quotes
 from rounds.catalog.resolve import resolve_name
 from rounds.models import MAX_HAND_SIZE, Round
 from rounds.variants import MAX_DECISION_TEXT
@@ -16,8 +16,8 @@ MAX_CARD_NAME_LENGTH = 200
 
 def clean_hand_name(name: str) -> str:
     """A hand's name without bidi overrides, zero-width or control characters (phm.text), at most
-    MAX_NAME_LENGTH characters."""
-    name = clean_name(name)
+    MAX_NAME_LENGTH characters, and without quotation marks around all of it (pages add their own)."""
+    name = strip_enclosing_quotes(clean_name(name))
     if len(name) > MAX_NAME_LENGTH:
         raise HandInputError({"name": [f"A hand name has at most {MAX_NAME_LENGTH} characters."]})
     return name

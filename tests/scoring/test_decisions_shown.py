@@ -5,6 +5,7 @@ league transfer. Never before the deadline, to anyone."""
 import csv
 import io
 from datetime import timedelta
+from html.parser import HTMLParser
 
 import pytest
 from django.core.cache import cache
@@ -214,3 +215,47 @@ def test_league_transfer_keeps_decisions_and_card_changes(decided_round):
     assert after == before
     assert after[(players[0].username, 1)][0] == {"tribe": "Goblin", "motto": SECRET_MOTTO}
     assert Round.objects.get(league=moved, number=round_.number).decisions == DECISIONS
+
+
+class _DecisionLists(HTMLParser):
+    """The tags directly inside each `<dl class="… phm-decisions">` and directly inside each of its groups."""
+
+    VOID = {"br", "img", "input", "meta", "link", "hr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.children, self.group_children = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "dl" and "phm-decisions" in (dict(attrs).get("class") or ""):
+            tag = "dl.decisions"
+        if self.stack and self.stack[-1] == "dl.decisions":
+            self.children.append(tag)
+        elif self.stack[-2:] == ["dl.decisions", "div"]:
+            self.group_children.append(tag)
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        names = ("dl", "dl.decisions") if tag == "dl" else (tag,)
+        while self.stack and self.stack.pop() not in names:
+            pass
+
+
+def test_decision_lists_hold_only_term_and_description_groups_as_a_definition_list_must(decided_round, client):
+    round_, _ = decided_round
+    for path in (f"/matches/{match_between(round_, 1, 2).pk}/", f"/rounds/{round_.pk}/"):
+        body = client.get(path).content.decode()
+        assert "phm-decisions" in body
+        lists = _DecisionLists()
+        lists.feed(body)
+        assert lists.children and set(lists.children) == {"div"}, (path, lists.children)
+        assert set(lists.group_children) == {"dt", "dd"}, (path, lists.group_children)
+
+
+def test_a_hand_name_with_its_own_quotes_is_quoted_once(decided_round, client):
+    round_, players = decided_round
+    Hand.objects.filter(round=round_, player=players[0]).update(name='Ashenvale’s "Burn"')
+    body = client.get(f"/matches/{match_between(round_, 1, 2).pk}/").content.decode()
+    assert "“Ashenvale’s ‘Burn’”" in body
+    assert "“Ashenvale’s “Burn””" not in body and "&quot;Burn&quot;" not in body
