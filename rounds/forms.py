@@ -75,6 +75,7 @@ class LeagueForm(forms.Form):
         min_value=1, max_value=20, initial=4, help_text="Normally 4 (rule 5.1)."
     )
     tiebreak_rounds_allowed = forms.IntegerField(
+        label="Tie-break rounds allowed",
         min_value=0,
         max_value=20,
         initial=1,

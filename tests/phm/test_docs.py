@@ -17,8 +17,10 @@ from django.urls.exceptions import Resolver404
 from django.utils import timezone
 
 from accounts.services import register_player
+from rounds.forms import LeagueForm
 from rounds.services import leagues as round_services
 from rounds.services import lifecycle as round_lifecycle
+from scoring.moderation_views import FINALIZE_CONFIRMATION
 from tests.conftest import skip_unless
 
 from .markdown_docs import (
@@ -361,3 +363,26 @@ def test_prose_is_read_outside_code_blocks():
     operations = GUIDES / "operations.md"
     assert all(not line.startswith("# then restart") for _, line in prose_lines(operations))
     assert "scaling-web-and-workers" in anchors(operations)
+
+
+def _guide_table_fields(text):
+    """The first column of every row of the Markdown tables in `text`, header and rule rows left out."""
+    rows = [line.split("|")[1].strip() for line in text.splitlines() if line.startswith("| ")]
+    return [row for row in rows if row and row != "field" and not set(row) <= {"-", " "}]
+
+
+def test_the_new_league_table_of_the_moderators_guide_names_the_forms_fields_as_the_form_labels_them():
+    labels = [str(field.label or name.replace("_", " ").capitalize()) for name, field in LeagueForm().fields.items()]
+    guide = _guide_table_fields(section(GUIDES / "moderators.md", "2. Create a league"))
+    assert guide == labels
+
+
+def test_the_guides_quote_the_finalize_confirmation_as_the_page_asks_for_it():
+    assert f"**{FINALIZE_CONFIRMATION}**" in section(GUIDES / "moderators.md", "8. Finalize and reopen")
+
+
+def test_the_readme_says_how_to_serve_on_another_port():
+    readme = (ROOT / "README.md").read_text()
+    makefile = (ROOT / "Makefile").read_text()
+    assert "make run PORT=" in readme and "make demo PORT=" in readme
+    assert re.search(r"^PORT \?= 8000$", makefile, re.M) and "runserver $(HOST):$(PORT)" in makefile
