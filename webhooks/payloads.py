@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from phm.links import site_url
+from phm.text import quoted
 from rounds.bbcode import LAND_RULE_LINES, deadline_utc_text, variant_lines
 from rounds.models import LandRule
 from rounds.services.effective_banned import effective_banned_entries
@@ -270,7 +271,7 @@ def discord_round_opened(round_, data, now):
 def _hand_block(hand):
     heading = f"**{hand['number']:02d}** {escape(hand['player_name'])}"
     if hand["name"]:
-        heading += f" :: “{escape(hand['name'])}”"
+        heading += f" :: {escape(quoted(hand['name']))}"
     lines = [heading, " / ".join(escape(card) for card in hand["cards"]) or "(no cards)"]
     if hand["status"] == HandStatus.DISQUALIFIED:
         reason = f": {escape(hand['disqualification_reason'])}" if hand["disqualification_reason"] else ""
@@ -305,7 +306,7 @@ def discord_hands_revealed(round_, data, now):
 
 
 def _table_line(row):
-    hand = f" — “{escape(row['hand_name'])}”" if row["hand_name"] else ""
+    hand = f" — {escape(quoted(row['hand_name']))}" if row["hand_name"] else ""
     return (
         f"**{row['rank']}.** {escape(row['player_name'])}{hand} · {row['points']} PT · "
         f"{row['league_points']} League points"
