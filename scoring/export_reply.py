@@ -1,13 +1,16 @@
 """The results exports (`GET /api/rounds/{id}/export/bbcode/` and `…/csv/`, docs/api.md): whole documents (a
 forum post, a spreadsheet), so not paged, but built once per state of the round and kept in the cache, like
 the table's reply (scoring.table_reply): building one reads every cell of the table (seconds for a round of
-400 hands, bench/matches.py), and a request that finds it in the cache costs four queries.
+400 hands, bench/matches.py), and a request that finds it in the cache costs four queries (the forum post
+five).
 
 The state is the table's (the tally's revision, every hand's number, names and bonus) and, because the
 post also shows each hand's cards, notes and decisions, the ids of the hands' current versions (a
 replacement is a new version, with or without results), with the round's own fields (title, state,
-decisions; `updated_at` moves with any of them). An export is the same for every viewer. Before the reveal
-`table_state` raises ScoringNotFound: the 404 of every results document then.
+decisions; `updated_at` moves with any of them). The post also lists the moderators' rulings, which move
+the tally's revision like every change of results, and the bonus awards that count, whose ids are read for
+it. An export is the same for every viewer. Before the reveal `table_state` raises ScoringNotFound: the 404
+of every results document then.
 """
 
 import hashlib
@@ -16,8 +19,9 @@ from submissions.models import HandVersion
 from submissions.selectors import hands_of_round
 
 from . import exports, selectors, table_reply
+from .rulings import counted_bonus_awards, round_rulings
 
-EXPORT_FORMAT = 1
+EXPORT_FORMAT = 2  # 2: the post lists the round's rulings and bonus League points
 CACHE_SECONDS = 3600  # keys are content digests: a copy is never wrong, only superseded
 
 
@@ -29,11 +33,15 @@ def export_text(round_, kind: str) -> str:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
+    # The post lists the bonus awards that count with their reasons: a withdrawal and a new award of the
+    # same points leave the table's bonus totals as they were, not the post. (Rulings move the revision.)
+    awards = list(counted_bonus_awards(round_).values_list("pk", flat=True)) if kind == "bbcode" else []
     material = (
         EXPORT_FORMAT,
         kind,
         state.digest,
         versions,
+        awards,
         round_.updated_at,
         round_.state,
         round_.title,
@@ -67,4 +75,5 @@ def _bbcode(round_):
     cards = {hand.pk: hand.current_version.cards for hand in hands}
     notes = {hand.pk: hand.current_version.changes_note for hand in hands}
     decisions = {hand.pk: hand.current_version.decisions for hand in hands}
-    return exports.results_bbcode(table, cards, notes, decisions)
+    rulings, bonuses = round_rulings(round_), list(counted_bonus_awards(round_))
+    return exports.results_bbcode(table, cards, notes, decisions, rulings, bonuses)

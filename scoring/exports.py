@@ -6,6 +6,7 @@ import io
 
 from phm.text import bbcode_text
 from submissions.bbcode import card_line, decision_lines, hand_heading
+from submissions.selectors import player_display_name
 
 from .forum_rows import format_table, row_for_hand
 
@@ -30,15 +31,21 @@ def forum_rows(table):
     ]
 
 
-def results_bbcode(table, cards_by_hand, notes_by_hand=None, decisions_by_hand=None):
-    """The results post: title, the matrix in a [code] block, then each hand by rank with its result, cards
+def results_bbcode(table, cards_by_hand, notes_by_hand=None, decisions_by_hand=None, rulings=(), bonuses=()):
+    """The results post: title, the matrix in a [code] block, the moderators' rulings and the bonus League
+    points of the round (each section only when there is one), then each hand by rank with its result, cards
     and decisions.
     `cards_by_hand` maps hand ids to their current card names; `notes_by_hand` to what a moderator's similar
-    hand changed (4.2a), when it was replaced; `decisions_by_hand` to the player's decisions (7.2b)."""
+    hand changed (4.2a), when it was replaced; `decisions_by_hand` to the player's decisions (7.2b);
+    `rulings` are `scoring.rulings.Ruling`s, `bonuses` the round's `BonusAward`s that count."""
     round_ = table.round
     state = "final results" if table.final else "provisional results (not final yet)"
     blocks = [f"[b]Results — {round_.code} {bbcode_text(round_.title)}: {state}[/b]"]
     blocks.append(f"[code]\n{format_table(forum_rows(table))}\n[/code]")
+    if rulings:
+        blocks.append("\n".join(["[b]Rulings[/b]", *map(ruling_line, rulings)]))
+    if bonuses:
+        blocks.append("\n".join(["[b]Bonus League points[/b]", *map(bonus_line, bonuses)]))
     for row in table.by_rank:
         lines = [
             f"[b]{ordinal(row.rank)}[/b] {hand_heading(row.hand)} — {row.points} points, "
@@ -51,6 +58,47 @@ def results_bbcode(table, cards_by_hand, notes_by_hand=None, decisions_by_hand=N
             lines.append(f"[i]{bbcode_text(note)}[/i]")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
+
+
+def _hand_label(hand):
+    return f"{hand.number_label} {bbcode_text(player_display_name(hand.player))}"
+
+
+def _result_text(match, result):
+    """`6-0 to 01 Ann`, `2-2`: the winner named, so whose points come first is never in doubt."""
+    points_a, points_b = result
+    if points_a == points_b:
+        return f"{points_a}-{points_b}"
+    winner = match.hand_a if points_a > points_b else match.hand_b
+    return f"{max(result)}-{min(result)} to {_hand_label(winner)}"
+
+
+def ruling_line(ruling):
+    """`01 Ann v 02 Bob — result set: 6-0 to 01 Ann. Note: “…”`; a challenge's line names its challenger and
+    reason, and the result it set while that result stands. Names and texts are made inert."""
+    match = ruling.match
+    if ruling.challenge is None:
+        what = "result set"
+    else:
+        what = f"challenge by {bbcode_text(player_display_name(ruling.challenge.challenger))} {ruling.kind}"
+    line = f"{_hand_label(match.hand_a)} v {_hand_label(match.hand_b)} — {what}"
+    if ruling.result is not None:
+        line += f": {_result_text(match, ruling.result)}"
+    line += "."
+    if ruling.challenge is not None:
+        line += f" Challenge: “{bbcode_text(ruling.challenge.reason)}”"
+    if ruling.note:
+        line += f" Note: “{bbcode_text(ruling.note)}”"
+    if ruling.by_a_player:
+        line += " (decided by a moderator who played this round)"
+    return line
+
+
+def bonus_line(award):
+    """`Ann: +5 League points (reason)`; a bonus a moderator awarded themselves says so."""
+    by_self = "; awarded by themselves, the league's only moderator" if award.self_awarded else ""
+    name = bbcode_text(player_display_name(award.player))
+    return f"{name}: {award.points:+d} League points ({bbcode_text(award.reason)}{by_self})"
 
 
 def cell_safe(value):
