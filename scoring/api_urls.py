@@ -43,6 +43,7 @@ urlpatterns = [
         "leagues/<int:league_id>/tiebreak/", league.LeagueTiebreakView.as_view(), name="api-league-tiebreak"
     ),
     path("matches/<int:match_id>/reports/", matches.MatchReportsView.as_view(), name="api-match-reports"),
+    path("matches/<int:match_id>/agree/", matches.MatchAgreeView.as_view(), name="api-match-agree"),
     path(
         "matches/<int:match_id>/challenges/",
         matches.MatchChallengesView.as_view(),

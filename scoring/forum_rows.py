@@ -359,6 +359,40 @@ def stated_total_mismatches(rows):
     return mismatches
 
 
+def row_totals(row, *, opponents=None, out_of_table=()):
+    """(PT, Points) that one row's own cells give: PT is the sum of its known cells, leaving out the columns
+    `out_of_table` (hands out of the table), Points is that PT over `opponents` (N - 1 without it) times 100,
+    rounded half up as rule 5.2 says."""
+    opponents = len(row.cells) - 1 if opponents is None else opponents
+    points = sum(
+        cell for column, cell in enumerate(row.cells, start=1) if _known(cell) and column not in out_of_table
+    )
+    return points, league_points_over(points, opponents)
+
+
+def row_total_mismatches(row, *, opponents=None, out_of_table=()):
+    """Each stated PT and Points of one row (a player's own, read alone) that its own cells do not give
+    (`row_totals`)."""
+    opponents = len(row.cells) - 1 if opponents is None else opponents
+    points, league = row_totals(row, opponents=opponents, out_of_table=out_of_table)
+    mismatches = []
+    if row.stated_points is not None and row.stated_points != points:
+        message = (
+            f"Row {row.number} states {HEADER_POINTS} {row.stated_points}, but its cells add up to {points}."
+        )
+        mismatches.append(TotalMismatch(row.number, HEADER_POINTS, row.stated_points, points, message))
+    if row.stated_league_points is not None and row.stated_league_points != league:
+        message = (
+            f"Row {row.number} states {HEADER_LEAGUE_POINTS} {row.stated_league_points}, but its cells give "
+            f"{league} ({HEADER_POINTS} {points} over {opponents} opponents, times 100, a half rounded up: "
+            "rule 5.2)."
+        )
+        mismatches.append(
+            TotalMismatch(row.number, HEADER_LEAGUE_POINTS, row.stated_league_points, league, message)
+        )
+    return mismatches
+
+
 def _mismatch_message(row, done, name, stated, computed):
     if name == HEADER_POINTS:
         filled = sum(1 for own, cell in zip(row.cells, done.cells, strict=True) if own != cell)

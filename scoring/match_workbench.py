@@ -94,6 +94,13 @@ def result_words(match, points_a, points_b):
     return f"{_named(high, winner)} — {high}-{low} to {winner.number_label}"
 
 
+def own_words(side, points_a, points_b):
+    """A result in the words of the player on `side` ("a" or "b"), their points first: "You won one, drew
+    one (4-1)"."""
+    own, other = (points_a, points_b) if side == "a" else (points_b, points_a)
+    return f"{_OWN_WORDS[own]} ({own}-{other})"
+
+
 def result_choices(match, side):
     """The five results for a form: [{"value": "a-b points", "label"}]. For a player of the match (`side` "a"
     or "b") in their own words, their points first; for anyone else with both hands named."""
@@ -102,7 +109,7 @@ def result_choices(match, side):
         if side in ("a", "b"):
             own, other = outcome.points, outcome.opponent_points
             points_a, points_b = (own, other) if side == "a" else (other, own)
-            label = f"{_OWN_WORDS[own]} ({own}-{other})"
+            label = own_words(side, points_a, points_b)
         else:
             points_a, points_b = outcome.points, outcome.opponent_points
             label = result_words(match, points_a, points_b)

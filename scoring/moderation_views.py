@@ -2,6 +2,8 @@
 pasted as posted, bonus awards, finalization and reopening, each refused with the reason where the moderator
 may not (a round they play, a round not revealed)."""
 
+import hashlib
+
 from django import forms
 from django.contrib import messages
 from django.http import Http404
@@ -55,11 +57,11 @@ def moderate_results(request, round_id):
     if not can_manage_league(request.user, round_.league):
         raise Http404("No such round.")
     errors, values = {}, {}
-    posted_rows_form, posted_rows = PostedRowsForm(), None
+    posted_rows_form, posted_rows, held_back = PostedRowsForm(), None, False
     action = request.POST.get("action", "") if request.method == "POST" else ""
     if action in (POSTED_ROWS_PREVIEW, POSTED_ROWS_IMPORT):
         posted_rows_form = PostedRowsForm(request.POST)
-        posted_rows, done = _posted_rows(
+        posted_rows, done, held_back = _posted_rows(
             request, round_, posted_rows_form, apply=action == POSTED_ROWS_IMPORT
         )
         if done:
@@ -99,6 +101,11 @@ def moderate_results(request, round_id):
         "finalize_confirmation": FINALIZE_CONFIRMATION,
         "posted_rows_form": posted_rows_form,
         "posted_rows": posted_rows,
+        "posted_rows_held_back": held_back,
+        # The Import button under a preview says which text was previewed (_posted_rows).
+        "posted_rows_digest": _text_digest(posted_rows_form.cleaned_data.get("text", ""))
+        if posted_rows
+        else "",
         "trail": name_people(
             entry
             for entry in audit_trail(round_)
@@ -125,10 +132,20 @@ def _own_interest(user, round_):
 
 
 def _posted_rows(request, round_, form, *, apply):
-    """(the preview to show, or None; the success message once imported, or "")."""
+    """(the preview to show, or None; the success message once imported, or ""; whether an import was held
+    back for the moderator to read the preview first)."""
     if not form.is_valid():
-        return None, ""
+        return None, "", False
     text = form.cleaned_data["text"]
+    if apply and request.POST.get("previewed") != _text_digest(text):
+        # Stated totals the cells do not give, or disputes the rows make, are saved only once the moderator
+        # has seen them in a preview of this very text: otherwise the preview is shown, and nothing saved.
+        try:
+            preview = import_posted_rows(actor=request.user, round_id=round_.pk, text=text, dry_run=True)
+        except SCORING_ERRORS:
+            preview = None  # the import below says why
+        if preview is not None and preview.needs_a_look and not preview.problems:
+            return preview, "", True
     try:
         result = import_posted_rows(actor=request.user, round_id=round_.pk, text=text, dry_run=not apply)
     except ScoringInputError as error:
@@ -139,18 +156,27 @@ def _posted_rows(request, round_, form, *, apply):
         form.add_error(None, message_for(error))
     else:
         if not apply:
-            return result, ""
-        rows, reports = len(result.rows), len(result.reports)
-        return None, (
-            f"{rows} player{'s' if rows != 1 else ''}' row{'s' if rows != 1 else ''} imported: "
-            f"{reports} report{'s' if reports != 1 else ''}."
+            return result, "", False
+        rows, reports, disputes = len(result.rows), len(result.reports), len(result.disputes)
+        whose = "player's row" if rows == 1 else "players' rows"
+        disputed = f", {disputes} match{'es' if disputes != 1 else ''} disputed" if disputes else ""
+        return (
+            None,
+            (f"{rows} {whose} imported: {reports} report{'s' if reports != 1 else ''}{disputed}."),
+            False,
         )
     if apply and form.errors.get("text"):  # refused for its problems: show what was found beside them
         try:
-            return import_posted_rows(actor=request.user, round_id=round_.pk, text=text, dry_run=True), ""
+            preview = import_posted_rows(actor=request.user, round_id=round_.pk, text=text, dry_run=True)
+            return preview, "", False
         except SCORING_ERRORS:
             pass
-    return None, ""
+    return None, "", False
+
+
+def _text_digest(text):
+    """What the preview's Import button sends back: the pasted text it previewed, as a digest."""
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 FINALIZE_CONFIRMATION = "I have checked the table and what finalizing does"

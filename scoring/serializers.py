@@ -4,7 +4,7 @@ scoring services'."""
 
 from rest_framework import serializers
 
-from phm.api_fields import Choice, Flag, Text, Whole
+from phm.api_fields import Choice, Flag, Id, Text, Whole
 from phm.schema import one_of_pairs, refine
 
 from .outcomes import OPPONENT_POINTS, POINTS_VALUES
@@ -36,6 +36,16 @@ class ReportSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField(read_only=True)
 
 
+class AgreeInputSerializer(serializers.Serializer):
+    report = Id(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The id of the opponent's report you read: if they have changed it since, nothing is saved "
+        "(409).",
+    )
+
+
 class RowInputSerializer(serializers.Serializer):
     row = Text(max_length=2000, help_text='Your row, e.g. "3 | 6 0 X 2 4 | PT | Points".')
 
@@ -43,6 +53,11 @@ class RowInputSerializer(serializers.Serializer):
 class RowResultSerializer(serializers.Serializer):
     reports = ReportSerializer(many=True)
     skipped = serializers.ListField(child=Text())
+    warnings = serializers.ListField(
+        child=Text(),
+        help_text="The row's stated PT or Points that its cells do not give, with what the cells give: the "
+        "cells are what is reported.",
+    )
 
 
 class PostedRowsInputSerializer(serializers.Serializer):
@@ -67,7 +82,14 @@ class PostedRowsResultSerializer(serializers.Serializer):
     rows = PostedRowSerializer(many=True)
     skipped = serializers.ListField(child=Text(), help_text="Lines that are not rows.")
     problems = serializers.ListField(child=Text())
-    warnings = serializers.ListField(child=Text())
+    warnings = serializers.ListField(
+        child=Text(), help_text="Among them, each row's stated PT or Points that its cells do not give."
+    )
+    disputes = serializers.ListField(
+        child=Text(),
+        help_text="The matches the rows make (or leave) disputed: a row's cell differs from the opponent's "
+        "report, or from the opponent's row in the same text.",
+    )
 
 
 class ChallengeSerializer(serializers.Serializer):

@@ -24,7 +24,14 @@ from .outcomes import OUTCOMES
 from .services.access import own_match_refusal, scoring_round, visible_match
 from .services.decisions import challenge_match, resolve_challenge, set_result
 from .services.errors import SCORING_ERRORS, ScoringInputError, ScoringNotFound, message_for
-from .services.reports import report_match, report_row, side_of
+from .services.reports import (
+    StatedTotalsDiffer,
+    agree_with_opponent,
+    opponent_claim,
+    report_match,
+    report_row,
+    side_of,
+)
 from .services.table_build import table_or_progress
 
 
@@ -44,20 +51,29 @@ def results(request, round_id):
     now = timezone.now()
     if not is_revealed(round_, now):
         return _results_not_open(request, round_, now)
-    row_text, row_error = "", ""
+    row_text, row_error, row_totals_warning = "", "", ""
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={request.path}")
         row_text = request.POST.get("row", "")
+        # Stated totals its cells do not give stop the row until the player has seen which figure differs and
+        # sends the same row again with "Report the cells" (the cells count).
+        confirmed = request.POST.get("confirmed_row") == row_text
         try:
-            outcome = report_row(player=request.user, round_id=round_.pk, row=row_text)
+            outcome = report_row(
+                player=request.user, round_id=round_.pk, row=row_text, stop_if_totals_differ=not confirmed
+            )
         except ScoringNotFound:
             raise Http404("No results yet.") from None
+        except StatedTotalsDiffer as error:
+            row_totals_warning = message_for(error)
         except SCORING_ERRORS as error:
             row_error = message_for(error)
         else:
             count = len(outcome.reports)
             messages.success(request, f"Your row is reported: {count} match{'es' if count != 1 else ''}.")
+            for sentence in outcome.warnings:
+                messages.warning(request, sentence)
             for sentence in outcome.skipped:
                 messages.info(request, sentence)
             return redirect("scoring:results", round_.pk)
@@ -86,6 +102,7 @@ def results(request, round_id):
         "ranking": page.ranking(mine),
         "row_text": row_text or (page.row_texts[mine] if mine else ""),
         "row_error": row_error,
+        "row_totals_warning": row_totals_warning,
         "outcomes": OUTCOMES,
         "by_players": selectors.decisions_by_players(round_),
         "chart": mark_safe(page.chart),  # noqa: S308 - charts.bar_chart escaped every label
@@ -176,6 +193,8 @@ def match_detail(request, match_id):
     my_report = next(
         (r for r in history["reports"] if r.is_current and r.reporter_id == request.user.pk), None
     )
+    # Agreeing changes nothing while the moderator's result stands: no claim is offered then.
+    claim = None if match.has_decision else opponent_claim(match, history["reports"], request.user.pk)
     can_manage = can_manage_league(request.user, match.round.league)
     by_players = selectors.match_decisions_by_players(match)
     for hand in (match.hand_a, match.hand_b):
@@ -198,6 +217,12 @@ def match_detail(request, match_id):
         else "",
         "my_report": my_report,
         "my_report_value": f"{my_report.points_a}-{my_report.points_b}" if my_report else "",
+        # The opponent's report a player of the match has not agreed with: shown with a one-click Agree.
+        "claim": claim,
+        "claim_words": match_workbench.own_words(side, claim.points_a, claim.points_b) if claim else "",
+        "my_words": match_workbench.own_words(side, my_report.points_a, my_report.points_b)
+        if claim and my_report
+        else "",
         "can_manage": can_manage,
         "final": match.round.state == "final",
         "errors": errors,
@@ -227,6 +252,9 @@ def _match_action(request, match, action):
             comment=request.POST.get("comment", ""),
         )
         return "Your result is saved." if side_of(user, match) != "other" else "Your verification is saved."
+    if action == "agree":
+        agree_with_opponent(player=user, match_id=match.pk, report_id=request.POST.get("report", ""))
+        return "Saved: your report agrees with your opponent's."
     if action == "challenge":
         challenge_match(challenger=user, match_id=match.pk, reason=request.POST.get("reason", ""))
         return "Your challenge is with the moderator; everyone in the match is told."

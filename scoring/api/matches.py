@@ -12,6 +12,7 @@ from phm.schema import may_conflict
 
 from .. import matches_reply
 from ..serializers import (
+    AgreeInputSerializer,
     ChallengeSerializer,
     MatchSerializer,
     ReportSerializer,
@@ -20,7 +21,7 @@ from ..serializers import (
 )
 from ..services.access import scoring_round, visible_match
 from ..services.decisions import challenge_match, resolve_challenge, set_result
-from ..services.reports import report_match
+from ..services.reports import agree_with_opponent, report_match
 
 
 class RoundMatchesView(APIView):
@@ -44,6 +45,29 @@ class MatchReportsView(APIView):
         visible_match(match_id)
         incoming.is_valid(raise_exception=True)
         report = report_match(reporter=request.user, match_id=match_id, **incoming.validated_data)
+        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+
+@may_conflict
+class MatchAgreeView(APIView):
+    """A player of the match agrees with the opponent's current report: the same result becomes theirs."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=AgreeInputSerializer,
+        responses={201: ReportSerializer},
+        description="Your report with your opponent's result (rule 6.3). 403 for anyone but the match's two "
+        "players; 409 when the opponent has not reported, when their report is not the one given as "
+        "`report`, or when the round is final.",
+    )
+    def post(self, request, match_id):
+        incoming = AgreeInputSerializer(data=request.data)
+        visible_match(match_id)
+        incoming.is_valid(raise_exception=True)
+        report = agree_with_opponent(
+            player=request.user, match_id=match_id, report_id=incoming.validated_data["report"]
+        )
         return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
 

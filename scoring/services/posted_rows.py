@@ -18,6 +18,7 @@ from datetime import datetime
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.names import display_name
@@ -28,10 +29,12 @@ from submissions import selectors as hand_selectors
 from submissions.models import HandStatus
 
 from ..forum_rows import OWN_COLUMN, UNKNOWN, RowFormatError, parse_row
+from ..models import Match, MatchReport
+from ..outcomes import OPPONENT_POINTS
 from .access import _require_moderator, plays_in, revealed_round_table, scoring_round
 from .changes import MAX_TEXT
 from .errors import ScoringConflict, ScoringInputError
-from .reports import numbered_hands, report_cells, row_cells
+from .reports import numbered_hands, report_cells, row_cells, stated_totals_warning
 
 MAX_POSTS_TEXT = 100_000
 # BBCode that wraps or decorates posts: quotes, emphasis, colours, code. Removed before a line is read.
@@ -55,6 +58,7 @@ class PostedRow:
     note: str
     reports: int = 0  # the cells that become (or became) reports
     player_name: str = ""  # as the tables show them (the moderator's page)
+    totals_warning: str = ""  # its stated PT or Points that its cells do not give (the cells count)
 
     @property
     def cells_text(self):
@@ -70,10 +74,23 @@ class PostedRowsResult:
     problems: list = field(default_factory=list)  # rows that cannot be imported; nothing is saved while any
     warnings: list = field(default_factory=list)  # e.g. a hand's row posted twice (the later one counts)
     reports: list = field(default_factory=list)  # the MatchReports stored or confirmed (applied only)
+    # "01 Ann v 02 Bob will be a dispute: ...": matches whose two players' reports will differ
+    disputes: list = field(default_factory=list)
 
     @property
     def report_count(self):
         return sum(row.reports for row in self.rows)
+
+    @property
+    def totals_differ(self):
+        """The rows whose stated PT or Points their cells do not give."""
+        return [row for row in self.rows if row.totals_warning]
+
+    @property
+    def needs_a_look(self):
+        """Whether the import would save something a moderator should read first: stated totals the cells
+        do not give (the cells count), or disputes it makes."""
+        return bool(self.totals_differ or self.disputes)
 
 
 def import_posted_rows(
@@ -95,6 +112,7 @@ def import_posted_rows(
     result = PostedRowsResult(dry_run=dry_run)
     parsed_rows = _read_rows(result, text, hands)
     _check_own_interest(result, actor, round_)
+    result.disputes = _disputes(round_, hands, {row.number: parsed_rows[row.number] for row in result.rows})
     if not result.rows:
         found = " ".join(result.problems)
         raise ScoringInputError(
@@ -208,6 +226,9 @@ def _posted_row(result, line_number, row, hands):
     cells = row_cells(row)
     if not cells:
         result.warnings.append(f"{where} has no result in it: nothing to report.")
+    totals_warning = stated_totals_warning(row, hands)
+    if totals_warning:
+        result.warnings.append(f"Line {line_number}: {totals_warning}")
     disqualified = {number for number, other in hands.items() if other.status == HandStatus.DISQUALIFIED}
     return PostedRow(
         line=line_number,
@@ -217,7 +238,73 @@ def _posted_row(result, line_number, row, hands):
         cells=row.cells,
         note=row.note,
         reports=len(set(cells) - disqualified),
+        totals_warning=totals_warning,
     )
+
+
+def _disputes(round_, hands, rows):
+    """A sentence for each match the rows leave with two different reports of its players and no moderator's
+    result: a row's cell against the opponent's current report, or against the opponent's row in the same
+    text (a row's unknown cell leaves its player's report as it is). Two queries: the current reports of the
+    rows' matches, and the round's decided matches."""
+    disqualified = {number for number, hand in hands.items() if hand.status == HandStatus.DISQUALIFIED}
+    pasted = {}  # (a, b) -> {side: (points_a, points_b)} from the rows, in the match's a-b order
+    for number, row in rows.items():
+        for column, points in row_cells(row).items():
+            if column in disqualified or column not in hands:
+                continue
+            pair, side = (number, column), "a"
+            if column < number:
+                pair, side = (column, number), "b"
+            own_first = (points, OPPONENT_POINTS[points])
+            pasted.setdefault(pair, {})[side] = own_first if side == "a" else own_first[::-1]
+    if not rows:
+        return []
+    row_hands = [hands[number].pk for number in rows]
+    reported = {}
+    for number_a, number_b, side, points_a, points_b in MatchReport.objects.filter(
+        Q(match__hand_a_id__in=row_hands) | Q(match__hand_b_id__in=row_hands),
+        match__round_id=round_.pk,
+        is_current=True,
+        side__in=[MatchReport.Side.A, MatchReport.Side.B],
+    ).values_list("match__hand_a__number", "match__hand_b__number", "side", "points_a", "points_b"):
+        reported.setdefault((number_a, number_b), {})[side] = (points_a, points_b)
+    decided = set(
+        Match.objects.filter(round_id=round_.pk, decided_points_a__isnull=False).values_list(
+            "hand_a__number", "hand_b__number"
+        )
+    )
+    sentences = []
+    for pair in sorted(pasted):
+        before = reported.get(pair, {})
+        after = {**before, **pasted[pair]}
+        if pair in decided or len(after) < 2 or after["a"] == after["b"]:
+            continue
+        was_disputed = len(before) == 2 and before["a"] != before["b"]
+        sentences.append(_dispute_sentence(hands, pair, pasted[pair], after, was_disputed))
+    return sentences
+
+
+def _dispute_sentence(hands, pair, pasted, after, was_disputed):
+    """`01 Ann v 02 Bob will be a dispute: Ann's row says 6-0 to Ann; Bob reported 4-1 to Bob.`"""
+    names = {side: display_name(hands[number].player) for side, number in zip("ab", pair, strict=True)}
+    labels = " v ".join(f"{number:02d} {names[side]}" for side, number in zip("ab", pair, strict=True))
+    claims = []
+    for side in "ab" if "a" in pasted else "ba":
+        says = "'s row says" if side in pasted else " reported"
+        claims.append(f"{names[side]}{says} {_result_text(after[side], names)}")
+    verb = "stays a dispute" if was_disputed else "will be a dispute"
+    return f"{labels} {verb}: {'; '.join(claims)}."
+
+
+def _result_text(points, names):
+    """`6-0 to Ann`, `2-2`: a result with the winner named, so whose points come first is never in doubt."""
+    points_a, points_b = points
+    if points_a == points_b:
+        return f"{points_a}-{points_b}"
+    if points_a > points_b:
+        return f"{points_a}-{points_b} to {names['a']}"
+    return f"{points_b}-{points_a} to {names['b']}"
 
 
 def _looks_like_row(line):

@@ -8,15 +8,24 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from accounts.names import display_name
 from rounds.models import Round
 from submissions.models import Hand, HandStatus
 
-from ..forum_rows import ForumRow, RowFormatError, parse_row
+from ..forum_rows import (
+    HEADER_LEAGUE_POINTS,
+    HEADER_POINTS,
+    ForumRow,
+    RowFormatError,
+    parse_row,
+    row_total_mismatches,
+    row_totals,
+)
 from ..models import Match, MatchReport
 from ..outcomes import OPPONENT_POINTS
 from .access import revealed_round_table, scoring_round
 from .changes import _after_change, _clean_result, _clean_text, _lock_for_change, _snapshot, refresh_match
-from .errors import ScoringForbidden, ScoringInputError
+from .errors import ScoringConflict, ScoringForbidden, ScoringInputError
 
 
 def side_of(user: AbstractBaseUser, match: Match) -> str:
@@ -44,6 +53,59 @@ def report_match(
         match = _lock_for_change(match_id, now)
         report = _store_report(match, reporter, points_a, points_b, comment)
     return report
+
+
+def agree_with_opponent(
+    *, player: User, match_id: int | str, report_id: int | str | None = None, now: datetime | None = None
+) -> MatchReport:
+    """The player's report that agrees with their opponent's current report of the match: the same result,
+    from the player's side (6.3), so that the match is agreed. `report_id`: the opponent's report the player
+    read; if the opponent has changed it since, nothing is saved (ScoringConflict naming what they say now).
+    Refused for anyone but the match's two players (ScoringForbidden), and when the opponent has not reported
+    (ScoringConflict). Agreeing with what the player already reported stores nothing."""
+    with transaction.atomic():
+        match = _lock_for_change(match_id, now)
+        side = side_of(player, match)
+        if side == MatchReport.Side.OTHER:
+            raise ScoringForbidden(
+                "Only the two players of a match agree on its result; anyone else verifies or proposes one "
+                "(rule 6.3a)."
+            )
+        opponent_side = MatchReport.Side.B if side == MatchReport.Side.A else MatchReport.Side.A
+        opponent = match.hand_b if side == MatchReport.Side.A else match.hand_a
+        claim = MatchReport.objects.filter(match=match, side=opponent_side, is_current=True).first()
+        if claim is None:
+            raise ScoringConflict(
+                f"{display_name(opponent.player)} has not reported this match: there is no result to agree "
+                "with yet."
+            )
+        if report_id not in (None, "") and str(claim.pk) != str(report_id):
+            raise ScoringConflict(
+                f"{display_name(opponent.player)} changed their report since you read it: they now say "
+                f"{claim.points_a}-{claim.points_b} ({match.hand_a.number_label} first). Nothing was saved; "
+                "read it again before agreeing."
+            )
+        mine = MatchReport.objects.filter(match=match, reporter=player, is_current=True).first()
+        if mine is not None and (mine.points_a, mine.points_b) == (claim.points_a, claim.points_b):
+            return mine
+        return _store_report(match, player, claim.points_a, claim.points_b, "")
+
+
+def opponent_claim(match: Match, reports: list[MatchReport], viewer_id: int | None) -> MatchReport | None:
+    """The opponent's current report that a player of the match has not (or not yet) agreed with: what the
+    match page offers to agree with in one click; None for anyone else, or when there is nothing to agree
+    with. `reports`: the match's reports (its history)."""
+    if viewer_id is None or viewer_id not in (match.hand_a.player_id, match.hand_b.player_id):
+        return None
+    opponent_side = MatchReport.Side.B if match.hand_a.player_id == viewer_id else MatchReport.Side.A
+    current = [report for report in reports if report.is_current]
+    claim = next((report for report in current if report.side == opponent_side), None)
+    mine = next((report for report in current if report.reporter_id == viewer_id), None)
+    if claim is None or (
+        mine is not None and (mine.points_a, mine.points_b) == (claim.points_a, claim.points_b)
+    ):
+        return None
+    return claim
 
 
 def _store_report(match, reporter, points_a, points_b, comment, *, entered_by=None):
@@ -93,14 +155,31 @@ def _next_version(match, reporter):
 class RowReport:
     reports: list = field(default_factory=list)  # the reports stored or confirmed, one per reported cell
     skipped: list = field(default_factory=list)  # plain sentences: cells left out and why
+    warnings: list = field(default_factory=list)  # plain sentences: stated totals its cells do not give
+
+
+class StatedTotalsDiffer(ScoringInputError):
+    """A row's stated `| PT | Points` are not what its cells give, and the caller asked to be stopped: the
+    sentence names each figure and what the cells give. Nothing was saved."""
+
+    code = "stated_totals_differ"
 
 
 def report_row(
-    *, player: User, round_id: int | str, row: str | None, now: datetime | None = None
+    *,
+    player: User,
+    round_id: int | str,
+    row: str | None,
+    now: datetime | None = None,
+    stop_if_totals_differ: bool = False,
 ) -> RowReport:
     """A player's whole row in the forum format (`3 | 6 0 X 2 4 | PT | Points`): one report per filled cell,
     from the player's point of view; blank and `?` cells are not reported. The row's note, if any, becomes
-    each report's comment (without one, a report keeps its comment). All or nothing."""
+    each report's comment (without one, a report keeps its comment). All or nothing.
+
+    The cells count, never the stated PT and Points: totals they do not give are a warning in the answer
+    (`warnings`), or, with `stop_if_totals_differ` (a page that asks the player to confirm first),
+    StatedTotalsDiffer and nothing saved."""
     round_ = scoring_round(round_id)
     revealed_round_table(round_, now)
     hands = numbered_hands(round_)
@@ -118,8 +197,32 @@ def report_row(
     note = _clean_text(parsed.note, "row")
     if not row_cells(parsed):
         raise ScoringInputError({"row": ["The row has no result in it: fill at least one cell."]})
+    warning = stated_totals_warning(parsed, hands)
+    if warning and stop_if_totals_differ:
+        raise StatedTotalsDiffer({"row": [warning]})
     with transaction.atomic():
-        return report_cells(own, hands, row_cells(parsed), note=note, now=now)
+        outcome = report_cells(own, hands, row_cells(parsed), note=note, now=now)
+    outcome.warnings = [warning] if warning else []
+    return outcome
+
+
+def stated_totals_warning(row: ForumRow, hands: dict[int, Hand]) -> str:
+    """ "" when the row states no `| PT | Points`, or the ones its cells give; otherwise which figure differs,
+    what the cells give, and that the cells count. The cells are scored as the table scores them: a
+    disqualified hand's column counts nothing, and the opponents are the other hands in the table (5.2)."""
+    out_of_table = {number for number, hand in hands.items() if hand.status == HandStatus.DISQUALIFIED}
+    opponents = max(len(hands) - len(out_of_table) - 1, 0)
+    mismatches = row_total_mismatches(row, opponents=opponents, out_of_table=out_of_table)
+    if not mismatches:
+        return ""
+    points, league = row_totals(row, opponents=opponents, out_of_table=out_of_table)
+    return " ".join(
+        [
+            *(mismatch.message for mismatch in mismatches),
+            f"The cells count, not the stated totals: they are what is reported, and they give "
+            f"{HEADER_POINTS} {points} and {HEADER_LEAGUE_POINTS} {league}.",
+        ]
+    )
 
 
 def numbered_hands(round_: Round) -> dict[int, Hand]:
