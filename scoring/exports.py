@@ -95,10 +95,10 @@ def ruling_line(ruling):
 
 
 def bonus_line(award):
-    """`Ann: +5 League points (reason)`; a bonus a moderator awarded themselves says so."""
-    by_self = "; awarded by themselves, the league's only moderator" if award.self_awarded else ""
+    """`Ann: +5 League points — reason`; a bonus a moderator awarded themselves says so."""
+    by_self = " (awarded by themselves, the league's only moderator)" if award.self_awarded else ""
     name = bbcode_text(player_display_name(award.player))
-    return f"{name}: {award.points:+d} League points ({bbcode_text(award.reason)}{by_self})"
+    return f"{name}: {award.points:+d} League points — {bbcode_text(award.reason)}{by_self}"
 
 
 def cell_safe(value):

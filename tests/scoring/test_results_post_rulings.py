@@ -76,7 +76,7 @@ def test_the_post_lists_each_ruling_with_its_note_and_the_bonus_that_counts(rule
         f"Challenge: “{bbcode_text('[b]Surely[/b]')} 6-0?” Note: “A split it is.”",  # typed text made inert
     ]
     # The withdrawn award counts nowhere: left out, as in the standings post.
-    assert _section(post, "Bonus League points") == ["Forum p2: +50 League points (Featured set card)"]
+    assert _section(post, "Bonus League points") == ["Forum p2: +50 League points — Featured set card"]
     # Both sections come after the table and before the hands by rank.
     assert post.index("[/code]") < post.index("[b]Rulings[/b]") < post.index("[b]Bonus League points[/b]")
     assert post.index("[b]Bonus League points[/b]") < post.index("[b]1st[/b]")
@@ -105,10 +105,15 @@ def test_a_playing_moderators_ruling_says_so(revealed_round, make_players, clien
     round_.save(update_fields=["league"])
     report_match(reporter=players[1], match_id=match_between(round_, 2, 3).pk, points_a=6, points_b=0)
     set_result(actor=players[0], match_id=match_between(round_, 2, 3).pk, points_a=6, points_b=0)
+    award_bonus(actor=players[0], round_id=round_.pk, player_username="s1", points=10, reason="Featured card")
     # Other site moderators could manage a league that names none; this one names its only moderator.
-    assert _section(_post(client, round_), "Rulings") == [
+    post = _post(client, round_)
+    assert _section(post, "Rulings") == [
         "02 Forum s2 v 03 Forum s3 — result set: 6-0 to 02 Forum s2. "
         "(decided by a moderator who played this round)"
+    ]
+    assert _section(post, "Bonus League points") == [
+        "Forum s1: +10 League points — Featured card (awarded by themselves, the league's only moderator)"
     ]
 
 
@@ -136,10 +141,10 @@ def test_a_withdrawn_bonus_and_its_replacement_of_the_same_points_change_the_pos
     """The cached post is keyed by the awards that count, not only by the bonus totals they add up to."""
     round_, _players = revealed_round(3)
     award = award_bonus(actor=moderator, round_id=round_.pk, player_username="p1", points=5, reason="Tpyo")
-    assert _section(_post(client, round_), "Bonus League points") == ["Forum p1: +5 League points (Tpyo)"]
+    assert _section(_post(client, round_), "Bonus League points") == ["Forum p1: +5 League points — Tpyo"]
     withdraw_bonus(actor=moderator, award_id=award.pk, reason="Typo in the reason")
     award_bonus(actor=moderator, round_id=round_.pk, player_username="p1", points=5, reason="Typo")
-    assert _section(_post(client, round_), "Bonus League points") == ["Forum p1: +5 League points (Typo)"]
+    assert _section(_post(client, round_), "Bonus League points") == ["Forum p1: +5 League points — Typo"]
 
 
 def test_a_new_ruling_changes_the_cached_post(revealed_round, moderator, client):
