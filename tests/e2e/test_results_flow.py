@@ -197,3 +197,44 @@ def test_dispute_row_challenge_then_the_moderator_decides_and_finalizes(
     # The League points (before bonus) column; the round's bonus column follows it.
     expect(ranking.locator("td:nth-child(4)")).to_have_text(["333", "67", "33", "33"])
     shoot(page, "results-4-final")
+
+
+def test_a_player_agrees_in_one_click_and_confirms_a_row_whose_totals_are_wrong(
+    live_server,
+    page,
+    password,
+    revealed_round,  # noqa: F811
+):
+    round_, players = revealed_round(3)
+    p1, p2, _p3 = (player.username for player in players)
+    match_12 = f"{live_server.url}/matches/{match_between(round_, 1, 2).pk}/"
+    page.set_viewport_size(DESKTOP)
+
+    switch_user(page, live_server, p2, password)
+    page.goto(match_12)
+    page.get_by_label("You won one, drew one (4-1)").check()
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_text("Your result is saved.")).to_be_visible()
+    expect(page.locator("#opponent-claim")).to_have_count(0)  # nothing of player 1 to agree with yet
+
+    # Player 1 reads player 2's claim in their own words and agrees with one click.
+    switch_user(page, live_server, p1, password)
+    page.goto(match_12)
+    claim = page.locator("#opponent-claim")
+    expect(claim.get_by_role("heading")).to_have_text(f"Forum {p2} reported: You drew one, lost one (1-4)")
+    claim.get_by_role("button", name="Agree").click()
+    expect(page.get_by_text("Saved: your report agrees with your opponent's.")).to_be_visible()
+    expect(page.locator("h1")).to_contain_text("Agreed")
+    expect(page.locator("#opponent-claim")).to_have_count(0)
+
+    # A row whose stated PT is an arithmetic slip: nothing is saved until the player reports the cells.
+    page.goto(f"{live_server.url}/rounds/{round_.pk}/results/")
+    page.get_by_label("Your row (hand 01)").fill("1 | X 1 6 | 8 | 350")
+    page.get_by_role("button", name="Report my row").click()
+    warning = page.locator("#row-totals-warning")
+    expect(warning).to_contain_text("Row 1 states PT 8, but its cells add up to 7.")
+    expect(page.get_by_role("button", name="Report my row")).to_have_count(0)
+    expect(cell(matrix_row(page, 1), 3)).to_have_text("?")
+    page.get_by_role("button", name="Report the cells").click()
+    expect(page.get_by_text("Your row is reported: 2 matches.")).to_be_visible()
+    expect(cell(matrix_row(page, 1), 3)).to_have_text("6·")

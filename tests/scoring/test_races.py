@@ -9,7 +9,7 @@ from rounds.models import Round, RoundState
 from scoring.models import Match, MatchReport, RoundTally
 from scoring.services.errors import ScoringConflict
 from scoring.services.finalization import finalize_round
-from scoring.services.reports import RowReport, report_match, report_row
+from scoring.services.reports import RowReport, agree_with_opponent, report_match, report_row
 from scoring.services.table import build_match_table
 from scoring.services.tally import compute_tally, hands_in_table, store_tally, stored_tally
 from tests.rounds.test_round_races import on_postgres, run_together  # noqa: F401  (fixture)
@@ -42,6 +42,35 @@ def test_both_players_report_at_once_and_the_status_sees_both(on_postgres, revea
         # Whoever committed second saw the first's report: never a lost "reported" status.
         assert match.status == ("agreed" if agree else "disputed")
         assert MatchReport.objects.filter(match=match, is_current=True).count() == 2
+
+
+def test_an_agreement_racing_the_opponents_change_never_agrees_to_what_was_not_read(
+    on_postgres,  # noqa: F811
+    revealed_round,
+):
+    for _attempt in range(4):
+        round_, players = revealed_round(2)
+        match = match_between(round_, 1, 2)
+        read = report_match(reporter=players[1], match_id=match.pk, points_a=1, points_b=4)
+        results = run_together(
+            [
+                lambda players=players, match=match, read=read: agree_with_opponent(
+                    player=players[0], match_id=match.pk, report_id=read.pk
+                ),
+                lambda players=players, match=match: report_match(
+                    reporter=players[1], match_id=match.pk, points_a=0, points_b=6
+                ),
+            ]
+        )
+        agreed, changed = results
+        assert isinstance(changed, MatchReport), results
+        match.refresh_from_db()
+        if isinstance(agreed, MatchReport):  # it came first: the result read, then the opponent changed it
+            assert (agreed.points_a, agreed.points_b) == (1, 4) and match.status == "disputed"
+        else:  # it came second: refused, nothing saved
+            assert isinstance(agreed, ScoringConflict), results
+            assert not MatchReport.objects.filter(match=match, reporter=players[0]).exists()
+            assert match.status == "reported"
 
 
 def test_many_rows_at_once_lose_nothing(on_postgres, revealed_round):  # noqa: F811
