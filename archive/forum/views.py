@@ -79,7 +79,7 @@ class ArchivePostForm(forms.Form):
         required=False,
         choices=[
             (DeadlinePrecision.EXACT, "Exact"),
-            (DeadlinePrecision.APPROXIMATE, "About right (the year or the day inferred)"),
+            (DeadlinePrecision.APPROXIMATE, "Approximate"),
             (DeadlinePrecision.UNKNOWN, "Unknown"),
         ],
     )

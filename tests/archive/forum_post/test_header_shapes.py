@@ -18,7 +18,7 @@ CARDS = frozenset(
     {
         "Sliver Queen", "Hazezon Tamar", "Jace, the Mind Sculptor", "Ajani, Caller of the Pride",
         "Borborygmos Enraged", "Black Lotus", "Sol Ring", "Forget", "Muscle Sliver", "Crystalline Sliver",
-        "Gemstone Mine", "Forest", "Mountain", "Plains", "Island", "Force of Will", "Brainstorm", "Savannah",
+        "Gemstone Mine", "Forest", "Mountain", "Plains", "Island", "Counterspell", "Brainstorm", "Savannah",
         "Swords to Plowshares", "Thalia, Guardian of Thraben", "Kiki-Jiki, Mirror Breaker", "Lightning Bolt",
         "Aang, at the Crossroads // Aang, Destined Savior",
     }
