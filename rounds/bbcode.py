@@ -9,7 +9,7 @@ from phm.text import bbcode_text
 from .card_rules import card_rule_lines
 from .formats import format_label, format_rule_text
 from .markdown import markdown_to_bbcode
-from .models import HandSizeMode, LandRule
+from .models import DeadlinePrecision, HandSizeMode, LandRule
 from .services.effective_banned import effective_banned_entries
 from .variants import VARIANT_LABELS, decision_summary, variant_order
 
@@ -78,6 +78,16 @@ def deadline_utc_text(deadline):
     return format_date(deadline.astimezone(UTC), "l j F Y, H:i") + " UTC"
 
 
+def round_deadline_text(round_):
+    """The round's deadline as text: exact in UTC; "about 4 March 2014" or "unknown" for an archived round
+    whose deadline is not known exactly."""
+    if round_.deadline_precision == DeadlinePrecision.APPROXIMATE:
+        return f"about {format_date(round_.deadline.astimezone(UTC), 'j F Y')}"
+    if round_.deadline_precision == DeadlinePrecision.UNKNOWN:
+        return "unknown"
+    return deadline_utc_text(round_.deadline)
+
+
 def announcement(round_, round_url):
     """Every text a moderator typed goes through bbcode_text (phm.text) or markdown_to_bbcode: it can open or
     close no tag of the post."""
@@ -106,7 +116,7 @@ def announcement(round_, round_url):
     parts += [f"[b]Card rule:[/b] {bbcode_text(line)}" for line in card_rule_lines(round_)]
     parts += [
         "",
-        f"[b]Deadline:[/b] {deadline_utc_text(round_.deadline)}",
+        f"[b]Deadline:[/b] {round_deadline_text(round_)}",
         "",
         f"[b]How to submit:[/b] log in at [url={round_url}]{round_url}[/url] and enter your hand there "
         "(you can change it until the deadline). Hands stay secret until the deadline.",

@@ -10,7 +10,7 @@ from django.utils import timezone
 from icalendar import Alarm, Calendar, Event
 
 from .bbcode import deadline_utc_text
-from .models import RoundState
+from .models import DeadlinePrecision, RoundState
 from .summary import rules_summary_lines
 
 EVENT_LENGTH = timedelta(minutes=15)
@@ -68,7 +68,8 @@ def deadline_event(round_, *, request, host, stamp):
 
 
 def build_calendar(rounds, *, name, request, description=""):
-    """The calendar (bytes) of the deadlines of `rounds`; drafts are left out whatever the caller passes."""
+    """The calendar (bytes) of the deadlines of `rounds`; drafts are left out whatever the caller passes, and
+    so are archived rounds whose deadline is not known exactly (no event at a moment that is only a guess)."""
     calendar = Calendar()
     calendar.add("prodid", PRODUCT_ID)
     calendar.add("version", "2.0")
@@ -82,7 +83,7 @@ def build_calendar(rounds, *, name, request, description=""):
     host = calendar_host(request)
     stamp = timezone.now().astimezone(UTC)
     for round_ in rounds:
-        if round_.state == RoundState.DRAFT:
+        if round_.state == RoundState.DRAFT or round_.deadline_precision != DeadlinePrecision.EXACT:
             continue
         calendar.add_component(deadline_event(round_, request=request, host=host, stamp=stamp))
     return calendar.to_ical()

@@ -16,7 +16,7 @@ from accounts.timezones import zone_description
 from .card_rules import rules_from_text, rules_to_text, text_line_problems
 from .catalog.sources import CORE_FORMATS
 from .formats import format_label
-from .models import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, HandSizeMode, LandRule, League
+from .models import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, DeadlinePrecision, HandSizeMode, LandRule, League
 from .services.round_rules import MAXIMUM_LEAD_TIME, MINIMUM_LEAD_TIME
 from .variants import DEFAULT_VARIANT_ORDER, decisions_text, parse_decisions_text, variant_order
 
@@ -97,6 +97,18 @@ class LeagueForm(forms.Form):
             .distinct()
             .order_by("username")
         )
+
+
+def show_archived_deadline_bounds(field, now=None):
+    """An imported round's deadline: a moment in the past, in the viewer's zone."""
+    now = now or timezone.now()
+    zone = timezone.get_current_timezone()
+    field.widget.attrs.pop("min", None)
+    field.widget.attrs["max"] = timezone.localtime(now, zone).strftime(DEADLINE_INPUT_FORMAT)
+    field.help_text = format_html(
+        "In your time zone: <strong>{}</strong>. Imported from the forum: the deadline it had, in the past.",
+        zone_description(zone, now),
+    )
 
 
 class RoundForm(forms.Form):
@@ -187,6 +199,12 @@ class RoundForm(forms.Form):
     commentary = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="Markdown."
     )
+    deadline_precision = forms.ChoiceField(
+        choices=DeadlinePrecision.choices,
+        label="The deadline is",
+        help_text="Approximate: about that day (shown as “about 4 March 2014”). Unknown: the date only "
+        "places the round among the league's rounds.",
+    )
     counts_in_standings = forms.BooleanField(
         required=False,
         label="Counts in the league's standings",
@@ -198,8 +216,11 @@ class RoundForm(forms.Form):
         super().__init__(*args, **kwargs)
         show_deadline_bounds(self.fields["deadline"])
         self.fields["league"].queryset = League.objects.filter(pk__in=[league.pk for league in leagues])
-        if not imported:  # only a round imported from the forum may be archive-only
+        if imported:  # its deadline is history: any moment in the past
+            show_archived_deadline_bounds(self.fields["deadline"])
+        else:  # only an imported round may be archive-only, or have a deadline not known exactly
             del self.fields["counts_in_standings"]
+            del self.fields["deadline_precision"]
         for name in locked_fields:
             self.fields[name].disabled = True
             self.fields[name].help_text = (
@@ -269,6 +290,7 @@ class RoundForm(forms.Form):
             "bonus_rule": round_.bonus_rule,
             "commentary": round_.commentary,
             "counts_in_standings": round_.counts_in_standings,
+            "deadline_precision": round_.deadline_precision,
         }
 
 

@@ -88,6 +88,7 @@ class RoundSerializer(StrictModelSerializer):
             "league_name",
             "number",
             "code",
+            "forum_code",
             *round_lifecycle.AUDITED_ROUND_FIELDS,  # the round's rules, deadline and state
             "banned",
             "entries",

@@ -18,11 +18,14 @@ from .services.effective_banned import effective_banned_entries
 
 
 def round_list(request):
-    groups = selectors.public_rounds(timezone.now())
+    query = request.GET.get("q", "")[: selectors.MAX_ROUND_QUERY]
+    groups = selectors.public_rounds(timezone.now(), query)
     return render(
         request,
         "rounds/round_list.html",
         {
+            "query": query.strip(),
+            "found": sum(len(rounds) for rounds in groups.values()),
             "open_rounds": groups["open"],
             "revealed_rounds": groups["revealed"],
             "final_rounds": groups["final"],

@@ -1,5 +1,6 @@
 """Read helpers for leagues and rounds."""
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -7,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 
 from audit.models import AuditEntry
 from audit.selectors import audit_trail
@@ -17,6 +18,8 @@ from .catalog.resolve import get_index, resolve_name
 from .models import BanCategory, Card, League, Round, RoundState
 
 RECENT_ROUNDS_SHOWN = 10
+MAX_ROUND_QUERY = 100
+_ROUND_CODE = re.compile(r"(?P<league>\d{1,6})\s*:\s*(?P<round>\d{1,4})")
 
 
 def open_rounds(now: datetime) -> list[Round]:
@@ -36,11 +39,12 @@ def recent_rounds(now: datetime, limit: int = RECENT_ROUNDS_SHOWN) -> list[Round
     return list(past_deadline.order_by("-deadline")[:limit])
 
 
-def public_rounds(now: datetime) -> dict[RoundState, list[Round]]:
-    """Every round a visitor may see (not drafts), grouped by the state they see at `now`."""
+def public_rounds(now: datetime, query: str = "") -> dict[RoundState, list[Round]]:
+    """Every round a visitor may see (not drafts), grouped by the state they see at `now`; only those a
+    search `query` finds (`rounds_matching`) when one is given."""
     rounds = list(
-        Round.objects.select_related("league")
-        .exclude(state=RoundState.DRAFT)
+        rounds_matching(Round.objects.exclude(state=RoundState.DRAFT), query)
+        .select_related("league")
         .annotate(entry_count=Count("hands"))
         .order_by("deadline", "pk")
     )
@@ -54,6 +58,20 @@ def public_rounds(now: datetime) -> dict[RoundState, list[Round]]:
     groups[RoundState.REVEALED].reverse()
     groups[RoundState.FINAL].reverse()
     return groups
+
+
+def rounds_matching(rounds: QuerySet[Round], query: str) -> QuerySet[Round]:
+    """The rounds whose code ("45:01", or the code the forum gave an imported round, kept as it was) is
+    `query`, or whose title holds it."""
+    query = " ".join(query.split())[:MAX_ROUND_QUERY]
+    if not query:
+        return rounds
+    found = Q(title__icontains=query) | Q(forum_code__iexact=query)
+    code = _ROUND_CODE.fullmatch(query)
+    if code is not None:
+        league, number = int(code["league"]), int(code["round"])
+        found |= Q(league__number=league, number=number) | Q(forum_code=f"{league}:{number:02d}")
+    return rounds.filter(found)
 
 
 @dataclass(frozen=True)

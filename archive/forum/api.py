@@ -36,6 +36,13 @@ class ArchiveRoundSerializer(serializers.Serializer):
     extra_banned = serializers.ListField(child=Text(max_length=200), required=False, max_length=200)
     format_rule = Text(required=False, allow_blank=True, max_length=20_000)
     deadline = Text(required=False, allow_blank=True, allow_null=True, max_length=60)
+    deadline_precision = Text(
+        required=False,
+        allow_blank=True,
+        max_length=20,
+        help_text='"exact", "approximate" or "unknown": how well the deadline is known. A deadline given '
+        "without it is exact.",
+    )
     commentary = Text(required=False, allow_blank=True, max_length=20_000)
 
 

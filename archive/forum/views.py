@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from rounds.models import LandRule, League, Round
+from rounds.models import DeadlinePrecision, LandRule, League, Round
 from rounds.moderation_views import moderator_required
 from rounds.permissions import can_manage_league, leagues_managed_by
 from scoring.services.errors import ScoringConflict, ScoringInputError
@@ -74,6 +74,15 @@ class ArchivePostForm(forms.Form):
         max_length=60,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
+    round_deadline_precision = forms.ChoiceField(
+        label="The deadline is",
+        required=False,
+        choices=[
+            (DeadlinePrecision.EXACT, "Exact"),
+            (DeadlinePrecision.APPROXIMATE, "Approximate"),
+            (DeadlinePrecision.UNKNOWN, "Unknown"),
+        ],
+    )
     round_extra_banned = forms.CharField(
         label="Additional banned list",
         required=False,
@@ -135,8 +144,9 @@ def _form_values(result):
         "round_hand_size": fields.hand_size,
         "round_land_rule": fields.land_rule,
         "round_deadline": fields.deadline.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M")
-        if fields.deadline
+        if fields.deadline and fields.deadline_precision != DeadlinePrecision.UNKNOWN
         else "",
+        "round_deadline_precision": fields.deadline_precision,
         "round_extra_banned": "\n".join(fields.extra_banned),
         "round_format_rule": fields.format_rule,
         "round_commentary": fields.commentary,

@@ -10,7 +10,16 @@ from .cards import (
     Legality,
     Printing,
 )
-from .leagues import MAX_HAND_SIZE, USUAL_MAX_HAND_SIZE, HandSizeMode, LandRule, League, Round, RoundState
+from .leagues import (
+    MAX_HAND_SIZE,
+    USUAL_MAX_HAND_SIZE,
+    DeadlinePrecision,
+    HandSizeMode,
+    LandRule,
+    League,
+    Round,
+    RoundState,
+)
 
 __all__ = [
     "MAX_HAND_SIZE",
@@ -26,6 +35,7 @@ __all__ = [
     "CardSet",
     "CatalogVersion",
     "DataQuality",
+    "DeadlinePrecision",
     "HandSizeMode",
     "LandRule",
     "League",

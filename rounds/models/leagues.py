@@ -91,6 +91,16 @@ class HandSizeMode(models.TextChoices):
     UP_TO = "up_to", "Up to N cards"
 
 
+class DeadlinePrecision(models.TextChoices):
+    """How well a round's deadline is known. A round played here has an exact one; a round imported from the
+    forum may have an approximate one (the post gave no year, which was inferred) or none at all, and then
+    `deadline` only places the round among its league's rounds."""
+
+    EXACT = "exact", "Exact"
+    APPROXIMATE = "approximate", "Approximate"
+    UNKNOWN = "unknown", "Unknown"
+
+
 # Rule 7.1 tells of hands of one to seven cards; a moderator may go beyond (explicitly), never past this.
 MAX_HAND_SIZE = 15
 USUAL_MAX_HAND_SIZE = 7
@@ -176,7 +186,22 @@ class Round(models.Model):
         help_text="For a round imported from a forum post: a digest of its entries, so the same post is "
         "not imported twice. Empty for rounds played here.",
     )
+    forum_code = models.CharField(
+        max_length=20,
+        blank=True,
+        db_index=True,
+        editable=False,
+        help_text="For a round imported from a forum post: the code the forum gave it (32:02), the one "
+        "people search for. Empty for rounds played here.",
+    )
     deadline = models.DateTimeField()
+    deadline_precision = models.CharField(
+        max_length=12,
+        choices=DeadlinePrecision.choices,
+        default=DeadlinePrecision.EXACT,
+        help_text="Approximate or unknown only for a round imported from the forum, revealed or final: its "
+        "deadline is history, never a time anything waits for.",
+    )
     state = models.CharField(max_length=10, choices=RoundState.choices, default=RoundState.DRAFT)
     # Taken when the round opens (rule 2.1a spirit): later edits of the global lists do not change it.
     banned_snapshot = models.JSONField(default=list, blank=True, editable=False)
@@ -204,6 +229,17 @@ class Round(models.Model):
             models.CheckConstraint(condition=Q(state__in=RoundState.values), name="round_state_known"),
             models.CheckConstraint(condition=Q(land_rule__in=LandRule.values), name="round_land_rule_known"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_1"),
+            models.CheckConstraint(
+                condition=Q(deadline_precision__in=DeadlinePrecision.values),
+                name="round_deadline_precision_known",
+            ),
+            # A deadline that is not known exactly is an archived round's: never one that is open or a draft,
+            # whose deadline the reveal waits for.
+            models.CheckConstraint(
+                condition=Q(deadline_precision=DeadlinePrecision.EXACT)
+                | (~Q(imported_fingerprint="") & Q(state__in=[RoundState.REVEALED, RoundState.FINAL])),
+                name="round_inexact_deadline_only_when_archived",
+            ),
         ]
         indexes = [models.Index(fields=["state", "deadline"])]
 
@@ -215,10 +251,16 @@ class Round(models.Model):
 
     @property
     def code(self):
-        """How the forum names a round: league number and round number, e.g. 45:01."""
+        """How the forum names a round: league number and round number, e.g. 45:01. In a league without a
+        number, a round imported from the forum keeps the code the forum gave it (32:02)."""
         if self.league.number is None:
-            return f"{self.league.name} #{self.number:02d}"
+            return self.forum_code or f"{self.league.name} #{self.number:02d}"
         return f"{self.league.number}:{self.number:02d}"
+
+    @property
+    def deadline_known(self):
+        """Whether `deadline` is the round's real deadline (exactly, or about): not a placeholder."""
+        return self.deadline_precision != DeadlinePrecision.UNKNOWN
 
     def state_at(self, now):
         """The state a visitor sees at `now`: an open round whose deadline has passed is revealed."""

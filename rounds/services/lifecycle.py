@@ -16,8 +16,9 @@ from django.utils import timezone
 from audit.services import log_action
 
 from .. import signals
-from ..models import League, Round, RoundState
+from ..models import DeadlinePrecision, League, Round, RoundState
 from ..signals import deadline_set
+from .archived_deadline import NOT_ARCHIVED_MESSAGE, clean_archived_deadline
 from .effective_banned import snapshot_land_rule_list, take_banned_snapshot
 from .errors import RoundConflict, RoundInputError
 from .round_rules import MAXIMUM_LEAD_TIME, check_deadline, clean_round_rules, too_far_message
@@ -43,6 +44,7 @@ AUDITED_ROUND_FIELDS = [
     "commentary",
     "counts_in_standings",
     "deadline",
+    "deadline_precision",
     "state",
 ]
 EDITABLE_WHILE_OPEN = {
@@ -56,14 +58,14 @@ EDITABLE_WHILE_OPEN = {
     "backbuild_hands",
 }
 # An imported round's rules were only described by the forum post: a moderator may set them right afterwards,
-# whatever the round's state, and choose whether it counts in the standings. What the hands were checked
-# against or entered with (size, card rules, decisions, deadline) stays as imported.
+# whatever the round's state, and choose whether it counts in the standings; its deadline is history, set
+# right too (`archived_deadline`). What the hands were checked against or entered with (size, card rules,
+# decisions) stays as imported.
 EDITABLE_WHEN_IMPORTED = set(AUDITED_ROUND_FIELDS) - {
     "hand_size",
     "hand_size_mode",
     "card_rules",
     "decisions",
-    "deadline",
     "state",
 }
 
@@ -132,9 +134,11 @@ def update_round(*, actor: User, round_id: int, now: datetime, changes: Mapping[
         if frozen:
             raise RoundConflict(
                 f"This round was imported from the forum: {', '.join(frozen)} stay as imported. Only the "
-                "rules its post described (title, variants, format, banned and lifted cards, texts) and "
-                "whether it counts in the standings can change."
+                "rules its post described (title, variants, format, banned and lifted cards, texts), its "
+                "deadline and whether it counts in the standings can change."
             )
+    elif changes.get("deadline_precision", DeadlinePrecision.EXACT) != DeadlinePrecision.EXACT:
+        raise RoundConflict(NOT_ARCHIVED_MESSAGE)
     elif "counts_in_standings" in changes and changes["counts_in_standings"] != round_.counts_in_standings:
         raise RoundConflict(
             "Only a round imported from the forum can be archive-only: a round played here counts in the "
@@ -154,7 +158,9 @@ def update_round(*, actor: User, round_id: int, now: datetime, changes: Mapping[
     changes = dict(changes)
     errors: dict[str, list[str]] = {}
     clean_round_rules(changes, errors)
-    if "deadline" in changes:
+    if imported:
+        clean_archived_deadline(round_, changes, now, errors)
+    elif "deadline" in changes:
         check_deadline(changes["deadline"], now, errors)
     if errors:
         raise RoundInputError(errors)

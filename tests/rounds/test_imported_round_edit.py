@@ -1,6 +1,7 @@
 """An imported round's rules: the forum post only described them, so a moderator may set them right
-after the import whatever the round's state (audited), and choose whether it counts in the standings; what
-the hands were entered with stays locked. Rounds played here keep their rules once submissions ended."""
+after the import whatever the round's state (audited), and choose whether it counts in the standings; its
+deadline is history, set right too; what the hands were entered with stays locked. Rounds played here keep
+their rules once submissions ended."""
 
 from datetime import timedelta
 
@@ -57,7 +58,7 @@ def test_imported_final_round_gets_its_described_rules_and_archive_flag(imported
 
 @pytest.mark.parametrize(
     "changes",
-    [{"hand_size": 3}, {"deadline": timezone.now()}, {"card_rules": []}, {"title": "x", "decisions": []}],
+    [{"hand_size": 3}, {"hand_size_mode": "up_to"}, {"card_rules": []}, {"title": "x", "decisions": []}],
 )
 def test_what_the_hands_were_entered_with_stays_locked(imported, moderator, changes):
     with pytest.raises(RoundConflict, match="imported from the forum") as error:
@@ -120,7 +121,7 @@ def test_edit_page_of_an_imported_round(client, moderator, imported, played_here
     html = page.content.decode()
     assert "Counts in the league" in html and "As imported from the forum." in html
     form = page.context["form"]
-    assert form.fields["hand_size"].disabled and form.fields["deadline"].disabled
+    assert form.fields["hand_size"].disabled and not form.fields["deadline"].disabled
     assert not form.fields["land_rule"].disabled and not form.fields["title"].disabled
     data = {name: value for name, value in form.initial.items() if value not in (None, False)}
     data.update(title="Fixed title", land_rule="LR", deadline="2020-01-01 10:00", hand_size=9)
@@ -130,6 +131,7 @@ def test_edit_page_of_an_imported_round(client, moderator, imported, played_here
     imported.refresh_from_db()
     assert (imported.title, imported.land_rule, imported.counts_in_standings) == ("Fixed title", "LR", False)
     assert imported.hand_size == 5  # locked: the posted value is ignored
+    assert imported.deadline.year == 2020  # the deadline it had, set right
     # A round played here, once submissions ended, still cannot be edited (nor offers the archive flag).
     response = client.get(f"/moderate/rounds/{played_here.pk}/edit/")
     assert response.status_code == 302

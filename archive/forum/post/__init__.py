@@ -36,9 +36,14 @@ class PostRound:
     hand_size: int | None = None
     land_rule: str | None = None  # rounds.models.LandRule values: "none", "LR", "ELR", "DLR"
     extra_banned: list[str] = field(default_factory=list)
+    # What the banned list said that names no card ("don't forget the permanent list"): no ban, shown.
+    extra_banned_remarks: list[str] = field(default_factory=list)
     format_rule: str = ""
     deadline: datetime.datetime | None = None  # aware, UTC
     deadline_text: str = ""
+    # "exact" (the post gives the year), "approximate" (the year was placed), "unknown" (no date given)
+    deadline_precision: str = "unknown"
+    post_date: datetime.datetime | None = None  # from the forum's byline pasted with the post
     commentary: str = ""
 
 
@@ -56,7 +61,8 @@ class PostEntry:
 @dataclass
 class SkippedText:
     line: int
-    # "rules document", "how to submit", "row template", "poll", "next round", "result comment", "other"
+    # "rules document", "how to submit", "row template", "poll", "next round", "result comment", "post date",
+    # "other"
     kind: str
     text: str
 
@@ -82,7 +88,8 @@ def parse_post(
     """The round, entries and skipped text of a forum post. Never raises on any string.
 
     `is_card(name) -> bool` says whether the catalog knows a name exactly (settles card lines vs comments and
-    `3 Black Lotus` vs an entry header); `today` (a date) places deadlines posted without a year; `partial`
+    `3 Black Lotus` vs an entry header, and splits banned lists at the right commas); `today` (a date) places
+    deadlines posted without a year when no byline dates the post; `partial`
     reads a correction holding only some entries (no numbering-gap problem)."""
     if not isinstance(text, str):
         text = ""

@@ -7,13 +7,16 @@ the post's own style), so a rules document's `1. Overview` or a `4 Card - Goblin
 becomes one.
 """
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 
 from phm.text import clean_name
 
 from . import classify, fields
+from .banned_list import read_banned_list
 from .blocks import split_lines
+from .deadlines import byline_date, place_year, read_posted_deadline
 from .problems import entry_problems
 
 MAX_SKIPPED_TEXT = 2000
@@ -118,33 +121,52 @@ class _Walk:
     # The walk ------------------------------------------------------------------------------------------
 
     def run(self):
-        start = self._title()
+        start = self._bylines(0)
+        start = self._title(start)
         first = self._first_entry(start)
         self._preamble(start, first)
         end = self._entries(first)
         self._trailer(end)
+        self._deadline()
 
-    def _title(self):
-        if not self.lines:
-            return 0
-        line = self.lines[0]
+    def _bylines(self, index):
+        """The forum's byline above the post ("Post by Mogg » Tue Mar 04, 2014 11:05 pm"), pasted with it: the
+        post's date, skipped as no part of the round."""
+        while index < len(self.lines) and self._byline(index):
+            index += 1
+        return index
+
+    def _byline(self, index):
+        posted = byline_date(self.lines[index].text)
+        if posted is None:
+            return False
+        if self.round.post_date is None:
+            self.round.post_date = posted
+        self._skip("post date", index, index + 1)
+        return True
+
+    def _title(self, start):
+        if start >= len(self.lines):
+            return start
+        line = self.lines[start]
         text = line.text
-        if fields.header_field(text) or len(text) > 200 or classify.section_kind(line, self.lines[1:3]):
-            return 0
+        following = self.lines[start + 1 : start + 3]
+        if fields.header_field(text) or len(text) > 200 or classify.section_kind(line, following):
+            return start
         shape = classify.entry_header(text)
         sized = fields._TITLE_HAND_SIZE.match(text) is not None
-        if shape is not None and not sized and self._starts_entry(0, shape, None, None):
-            return 0
+        if shape is not None and not sized and self._starts_entry(start, shape, None, None):
+            return start
         if self.partial and not (line.bold or line.heading or sized or fields.round_code(text)):
-            return 0
+            return start
         if _CORRECTION.match(text) or (text.endswith(":") and not sized):
-            return 0
+            return start
         headed = line.bold or line.heading or sized or fields.round_code(text) or _POST_HEADING.search(text)
         if classify.is_prose(text) and not headed:
-            return 0  # the post opens with commentary, not a heading
+            return start  # the post opens with commentary, not a heading
         for key, value in fields.title_fields(text).items():
             setattr(self.round, key, value)
-        return 1
+        return self._bylines(start + 1)  # a byline may stand under the topic's title too
 
     def _first_entry(self, start):
         for index in range(start, len(self.lines)):
@@ -159,6 +181,9 @@ class _Walk:
         index = start
         while index < end:
             line = self.lines[index]
+            if self._byline(index):
+                index += 1
+                continue
             found = fields.header_field(line.text)
             if found:
                 index = self._header(found, index, end)
@@ -201,7 +226,7 @@ class _Walk:
                     break
                 owned.append(self.lines[index].text.lstrip("-*\u2022 ").strip())
                 index += 1
-            value = ("\n" if name == "format_rule" else ", ").join(item for item in owned if item)
+            value = "\n".join(item for item in owned if item)
         if name == "hand_size":
             size = fields.hand_size(value)
             if size:
@@ -211,13 +236,27 @@ class _Walk:
             if rule:
                 self.round.land_rule = rule
         elif name == "extra_banned":
-            self.round.extra_banned.extend(fields.name_list(value))
+            banned = read_banned_list(value, self.is_card)
+            self.round.extra_banned.extend(banned.names)
+            self.round.extra_banned_remarks.extend(banned.remarks)
         elif name == "format_rule":
             self.round.format_rule = value
-        elif name == "deadline":
+        elif name == "deadline" and value:
             self.round.deadline_text = value
-            self.round.deadline = fields.parse_deadline(value, self.today)
         return index
+
+    def _deadline(self):
+        """The round's deadline: exact when the post gives its year; approximate when the year is placed (near
+        the post's date, else `today`); unknown when the post gives none, or none that reads as a date."""
+        posted = read_posted_deadline(self.round.deadline_text)
+        if posted is None:
+            self.round.deadline, self.round.deadline_precision = None, "unknown"
+            return
+        anchor = self.round.post_date or dt.datetime.combine(
+            self.today or dt.date.today(), dt.time(12), tzinfo=dt.UTC
+        )
+        self.round.deadline = place_year(posted, anchor=anchor, not_after=self.round.post_date).moment
+        self.round.deadline_precision = "exact" if posted.year_given else "approximate"
 
     def _entries(self, index):
         current, style = None, None

@@ -1,10 +1,10 @@
-"""Reading the round's header: its title line, `Key: value` lines, land-rule spellings and deadlines."""
+"""Reading the round's header: its title line, `Key: value` lines, land-rule spellings and deadlines (read in
+`deadlines`; the banned list in `banned_list`)."""
 
 import datetime as dt
 import re
 
-from dateutil import parser as date_parser
-from dateutil import tz
+from .deadlines import place_year, read_posted_deadline
 
 MAX_FIELD = 300  # longer values are no header's
 # `Key: value`; the key is a few words. `[b]Key:[/b] value` arrives tag-stripped.
@@ -52,18 +52,6 @@ _NOISE_SEGMENT = re.compile(
     r"|\d{1,3}:\d{2}|[\s,:!.#])+",
     re.IGNORECASE,
 )
-_EMPTY_VALUE = ("", "none", "no", "-", "\u2013", "\u2014", "n/a", "nothing", "no additional bans")
-_LIST_SPLIT = re.compile(r"\s*(?:,|;|\s/\s|\s\|\s)\s*")
-_YEAR_FIRST = re.compile(r"\D{0,30}?\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
-_ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
-_TIMEZONES = {
-    name: tz.tzoffset(name, hours * 3600)
-    for name, hours in {
-        "UTC": 0, "GMT": 0, "Z": 0, "WET": 0, "BST": 1, "CET": 1, "CEST": 2, "EET": 2, "EEST": 3,
-        "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7,
-        "AEST": 10, "AEDT": 11, "JST": 9,
-    }.items()
-}  # fmt: skip
 
 
 def header_field(text):
@@ -92,14 +80,6 @@ def land_rule(value):
 def hand_size(value):
     match = re.match(r"\s*([1-7])(?!\d)", value)
     return int(match.group(1)) if match else None
-
-
-def name_list(value):
-    """`Black Lotus, Sol Ring / Mox Pearl` -> the names as typed; `None` -> []."""
-    value = " ".join(value.split())  # the split below then meets no run of spaces
-    if value.casefold().strip(" .") in _EMPTY_VALUE:
-        return []
-    return [name.strip(" .") for name in _LIST_SPLIT.split(value) if name.strip(" .")]
 
 
 def title_fields(text):
@@ -142,37 +122,9 @@ def round_code(text):
 def parse_deadline(text, today=None):
     """An aware UTC datetime for a posted deadline, or None. Day first (`12/03/2023` is 12 March); a date
     without a time is noon UTC (the same date everywhere within 11 hours of UTC); a date without a year takes
-    the year that puts it nearest `today`."""
-    text = _ORDINAL.sub(r"\1", text[:MAX_FIELD]).replace(" at ", " ").strip()
-    if not text or not any(char.isdigit() for char in text):
+    the year that puts it nearest `today` (among those whose calendar has the weekday the post names)."""
+    posted = read_posted_deadline(text)
+    if posted is None:
         return None
-    today = today or dt.date.today()
-    try:
-        # Components the text does not give keep these odd values, so "no time given" can be told apart.
-        sentinel = dt.datetime(today.year, 1, 1, 3, 17, 7, 654321)
-        year_first = _YEAR_FIRST.match(text) is not None  # 2023-03-12 is ISO, not day first
-        parsed = date_parser.parse(
-            text,
-            dayfirst=not year_first,
-            yearfirst=year_first,
-            fuzzy=True,
-            default=sentinel,
-            tzinfos=_TIMEZONES,
-        )
-        if (parsed.hour, parsed.minute, parsed.second, parsed.microsecond) == (3, 17, 7, 654321):
-            parsed = parsed.replace(hour=12, minute=0, second=0, microsecond=0)
-        elif parsed.microsecond == 654321:
-            parsed = parsed.replace(second=0 if parsed.second == 7 else parsed.second, microsecond=0)
-        if not re.search(r"\b\d{4}\b", text):
-            candidates = [parsed.replace(year=parsed.year + shift) for shift in (-1, 0, 1)]
-            anchor = dt.datetime.combine(today, dt.time(12), tzinfo=parsed.tzinfo)
-            parsed = min(candidates, key=lambda candidate: abs(_naive(candidate) - _naive(anchor)))
-        if parsed.tzinfo is None:
-            return parsed.replace(tzinfo=dt.UTC)
-        return parsed.astimezone(dt.UTC)
-    except (ValueError, OverflowError, TypeError, ArithmeticError, LookupError):
-        return None
-
-
-def _naive(moment):
-    return moment.replace(tzinfo=None)
+    anchor = dt.datetime.combine(today or dt.date.today(), dt.time(12), tzinfo=dt.UTC)
+    return place_year(posted, anchor=anchor).moment

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rounds.catalog.resolve import CatalogIndex
 from rounds.legality import HandRules, check_hand
+from rounds.models import DeadlinePrecision
 
 from ..post import PostEntry
 from ..shared import MAX_FORUM_NAME, MAX_HAND_NAME, Problem, SuggestionBudget, resolve_cards
@@ -129,7 +130,7 @@ def check_legality(result: PostImport) -> None:
         hand_size=fields.hand_size,
         land_rule=fields.land_rule,
         extra_banned=tuple(fields.extra_banned),
-        legal_as_of=fields.deadline,
+        legal_as_of=fields.deadline if fields.deadline_precision != DeadlinePrecision.UNKNOWN else None,
     )
     for entry in result.entries:
         if not entry.cards or not all(card.resolved for card in entry.cards):

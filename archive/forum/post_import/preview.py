@@ -118,6 +118,9 @@ def _duplicates(result):
     if league is None or number is None:
         return
     taken = league.rounds.filter(number=number).first()
+    if taken is None and league.number is None and result.fields.forum_code:
+        # A league without a number holds the forum's rounds under their own codes: each code once.
+        taken = league.rounds.filter(forum_code=result.fields.forum_code).first()
     if taken is not None:
         result.add(
             "code_taken",

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 
-from rounds.models import LandRule, League, Round
+from rounds.models import DeadlinePrecision, LandRule, League, Round
 from scoring.services.errors import ScoringConflict, ScoringInputError
 
 from ..shared import Problem, ProblemsOfEntries
@@ -22,6 +22,7 @@ ROUND_FIELDS = (
     "extra_banned",
     "format_rule",
     "deadline",
+    "deadline_precision",
     "commentary",
 )
 
@@ -51,6 +52,7 @@ class RoundFields:
     """The round as it will be created: what the post says, then the moderator's corrections (`corrected`)."""
 
     code: str = ""
+    forum_code: str = ""  # the code the post (or a correction) gives, naming its league: "32:02"
     league_number: int | None = None
     number: int | None = None
     title: str = ""
@@ -59,6 +61,8 @@ class RoundFields:
     extra_banned: list = field(default_factory=list)  # catalog names once resolved, else as typed
     format_rule: str = ""
     deadline: dt.datetime | None = None
+    deadline_precision: str = DeadlinePrecision.EXACT
+    deadline_note: str = ""  # what was inferred of the deadline, or that it is unknown
     commentary: str = ""
     counts_in_standings: bool = False
     counts_reason: str = ""
@@ -68,12 +72,15 @@ class RoundFields:
     def as_dict(self):
         return {
             "code": self.code,
+            "forum_code": self.forum_code,
             "title": self.title,
             "hand_size": self.hand_size,
             "land_rule": self.land_rule,
             "extra_banned": list(self.extra_banned),
             "format_rule": self.format_rule,
             "deadline": self.deadline.isoformat() if self.deadline else None,
+            "deadline_precision": self.deadline_precision,
+            "deadline_note": self.deadline_note,
             "commentary": self.commentary,
             "number": self.number,
         }

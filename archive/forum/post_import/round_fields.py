@@ -1,20 +1,27 @@
 """The round's fields of an archive import: what the post says, then the moderator's corrections, each
-checked (code against the league, hand size, land rule, additional banned cards against the catalog,
-deadline in the past, title), and whether the round counts in the league's standings."""
+checked (code against the league, hand size, land rule, additional banned cards against the catalog, title;
+the deadline in `deadline`), and whether the round counts in the league's standings."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from phm.text import clean_name
-from rounds.catalog.resolve import CatalogIndex, known_card, resolve_name
+from rounds.catalog.resolve import CatalogIndex, Status, known_card, resolve_name
 from rounds.models import LandRule
 from rounds.models.leagues import MAX_HAND_SIZE
 
 from ..post import PostRound
 from ..shared import MAX_TITLE, SuggestionBudget
-from .readers import read_code, read_deadline, read_land_rule, read_names
+from .deadline import read_deadline_fields
+from .readers import read_code, read_land_rule, read_names
 from .results import PostImport
+
+# Fields read after the round's number is known, against what the preview placed (`deadline`).
+_PLACED_FIELDS = ("deadline", "deadline_precision")
+MAX_REMARK_WORDS = 8
+_PUNCTUATION = " .,;:!?\"'()\u201c\u201d"
+_PAUSES = (".", ",", ";", ":", "!", "?")
 
 
 def read_round_fields(
@@ -28,7 +35,12 @@ def read_round_fields(
     """Set `result.fields` from the post's round and the moderator's corrections (ROUND_FIELDS); every problem
     found is added to `result`."""
     fields = result.fields
-    corrections = {name: value for name, value in corrections.items() if _differs(name, value, posted)}
+    placed = {name: value for name, value in corrections.items() if name in _PLACED_FIELDS}
+    corrections = {
+        name: value
+        for name, value in corrections.items()
+        if name not in _PLACED_FIELDS and _differs(name, value, posted)
+    }
     fields.corrected = set(corrections)
     league = result.league
     fields.title = clean_name(str(corrections.get("title", posted.title) or ""))
@@ -46,13 +58,9 @@ def read_round_fields(
             "round.land_rule",
         )
     _extra_banned(result, read_names(corrections.get("extra_banned", posted.extra_banned)), index)
-    deadline = corrections.get("deadline") if "deadline" in fields.corrected else posted.deadline
-    fields.deadline = read_deadline(deadline)
-    if fields.deadline is None:
-        said = f" (the post says \u201c{posted.deadline_text}\u201d)" if posted.deadline_text else ""
-        result.add("deadline_missing", f"Give the date of the round's deadline{said}.", "round.deadline")
-    elif fields.deadline > now:
-        result.add("deadline_future", "An archived round's deadline is in the past.", "round.deadline")
+    if "extra_banned" not in corrections:
+        _banned_remarks(result, posted.extra_banned_remarks, index)
+    read_deadline_fields(result, posted, placed, now)
     if not fields.title:
         result.add(
             "title_missing", "A round needs a title, such as \u201c5 Card Alphabetized\u201d.", "round.title"
@@ -68,8 +76,6 @@ def _differs(name, value, posted):
     if name == "code":
         said = (posted.league_number, posted.round_number) if posted.round_number else None
         return read_code(value) != said
-    if name == "deadline":
-        return read_deadline(value) != read_deadline(posted.deadline)
     if name == "extra_banned":
         return [n.casefold() for n in read_names(value)] != [
             n.casefold() for n in read_names(posted.extra_banned)
@@ -107,8 +113,18 @@ def _code(result, corrected, posted):
             "here.",
             "round.code",
         )
+    last = league.rounds.order_by("-number").values_list("number", flat=True).first() or 0
     if fields.number is None:
-        fields.number = (league.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        fields.number = last + 1
+    if fields.names_league:
+        # The code the forum gave the round, the one people search for: kept, whatever the league's name.
+        fields.forum_code = f"{fields.league_number}:{fields.number:02d}"
+    if league.number is None and fields.forum_code:
+        # A league without a number holds rounds of the forum's leagues: numbered in turn, named as posted.
+        if league.rounds.filter(number=fields.number).exists():
+            fields.number = last + 1
+        fields.code = fields.forum_code
+        return
     prefix = f"{league.number}:" if league.number is not None else f"{league.name} #"
     fields.code = f"{prefix}{fields.number:02d}"
 
@@ -145,6 +161,50 @@ def _extra_banned(result, names, index):
             suggestions=tuple(suggestions),
         )
     result.fields.extra_banned = list(dict.fromkeys(resolved))
+
+
+def _banned_remarks(result, remarks, index):
+    """What the banned list said that names no card is no ban, and shown; a card name close to one of its
+    words is pointed out, so that a misspelt ban is not lost."""
+    budget = SuggestionBudget(10)
+    for remark in remarks:
+        close = []
+        for names in _capitalised_runs(remark):
+            for name in names:
+                if not budget.take():
+                    break
+                resolution = resolve_name(name, index=index)
+                if resolution.resolved:
+                    break  # a card named in the sentence: the post reads it as a ban already
+                if resolution.status == Status.FUZZY and resolution.suggestion_names:
+                    close.append(f"\u201c{name}\u201d is close to {resolution.suggestion_names[0]}")
+                    break
+        hint = f" ({'; '.join(close)}: if it is banned, add it to the list.)" if close else ""
+        result.warnings.append(
+            f"The additional banned list says \u201c{remark}\u201d: no card name, so no additional ban.{hint}"
+        )
+
+
+def _capitalised_runs(text):
+    """Runs of words starting with a capital, where a card name in a sentence would be, each as the names to
+    try in turn ("Only Blak Lotus this week." -> [["Only Blak Lotus", "Blak Lotus"]]); a sentence's opening
+    word alone is only a capital letter."""
+    runs, current, start = [], [], 0
+    words = text.split()
+    for position, word in enumerate([*words, ""]):
+        clean = word.strip(_PUNCTUATION)
+        if clean[:1].isupper() and len(current) < MAX_REMARK_WORDS:
+            if not current:
+                start = position
+            current.append(clean)
+        if current and (not clean[:1].isupper() or word.endswith(_PAUSES) or position == len(words)):
+            opening = start == 0 or words[start - 1].endswith((".", "!", "?"))
+            if not opening:
+                runs.append([" ".join(current)])
+            elif len(current) > 1:  # "Only Blak Lotus": the run, else the run without its opening word
+                runs.append([" ".join(current), " ".join(current[1:])])
+            current = []
+    return runs
 
 
 def _counts(fields, league, chosen):

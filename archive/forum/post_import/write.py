@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.services import register_player
 from audit.services import log_action
-from rounds.models import League, Round, RoundState
+from rounds.models import DeadlinePrecision, League, Round, RoundState
 from rounds.services.lifecycle import next_round_number
 from scoring.models import Match
 from scoring.services.errors import ScoringConflict
@@ -94,8 +94,11 @@ def _create_round(actor, result):
         extra_banned=list(fields.extra_banned),
         format_rule=fields.format_rule,
         commentary=fields.commentary,
+        forum_code=fields.forum_code,
         deadline=fields.deadline,
-        legal_as_of=fields.deadline,
+        deadline_precision=fields.deadline_precision,
+        # Hands are judged as of the deadline; an unknown one by today's catalog (the stand-in is no moment).
+        legal_as_of=fields.deadline if fields.deadline_precision != DeadlinePrecision.UNKNOWN else None,
         counts_in_standings=fields.counts_in_standings,
         imported_fingerprint=result.fingerprint,
         state=RoundState.REVEALED,
@@ -137,10 +140,12 @@ def _log_import(actor, round_, result):
         after={
             "title": round_.title,
             "code": round_.code,
+            "forum_code": round_.forum_code,
             "hand_size": round_.hand_size,
             "land_rule": round_.land_rule,
             "extra_banned": list(round_.extra_banned),
             "deadline": round_.deadline,
+            "deadline_precision": round_.deadline_precision,
             "counts_in_standings": round_.counts_in_standings,
             "corrected": sorted(fields.corrected),
             "hands": len(result.entries),
