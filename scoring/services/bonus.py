@@ -25,6 +25,19 @@ from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, Scorin
 MAX_BONUS = 10_000
 
 
+def bonus_round_refusal(round_: Round) -> str:
+    """Why no bonus can be awarded in this round whoever asks, or "": a tie-break round (rule 5.3a) only ranks
+    the players tied for first, and its League points are not added to the standings, so a bonus in it would
+    count nowhere (rule 6.2 bonus points are League points)."""
+    if not round_.tiebreak:
+        return ""
+    return (
+        f"Round {round_.code} is a tie-break round: it only ranks the players tied for first (rule 5.3a) and "
+        "its League points are not added to the league's standings, so a bonus in it would count nowhere. "
+        "Award bonus League points (rule 6.2) in one of the league's regular rounds."
+    )
+
+
 def bonus_refusal(
     actor: AbstractBaseUser | AnonymousUser, round_: Round, player: AbstractBaseUser | None = None
 ) -> str:
@@ -59,6 +72,9 @@ def award_bonus(
     `player_username`: the login name, or the name the tables show (bonus_player)."""
     round_ = scoring_round(round_id)
     _require_moderator(actor, round_)
+    refused = bonus_round_refusal(round_)
+    if refused:
+        raise ScoringConflict(refused)
     try:
         points = int(points)
     except (TypeError, ValueError):
