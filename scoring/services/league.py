@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from audit.services import log_action
 from rounds.models import League, Round
-from rounds.permissions import can_manage_league
+from rounds.permissions import can_manage_league, own_interest_refusal
 from rounds.services.errors import RoundConflict, RoundInputError
 from rounds.services.lifecycle import create_round, open_round
+from submissions.models import Hand
 
 from .. import signals
 from ..standings import league_standings
@@ -90,9 +91,27 @@ def add_tiebreak_round(
     return round_
 
 
+def winners_refusal(actor: AbstractBaseUser | AnonymousUser | None, league: League) -> str:
+    """Why `actor` may not declare the league's winners, or "": they play in the league (a hand in any of its
+    rounds), so its winners are theirs to be too, and someone else can manage it (rounds.permissions, the
+    rule of every moderator power)."""
+    if not Hand.objects.filter(round__league_id=league.pk, player_id=getattr(actor, "pk", None)).exists():
+        return ""
+    return own_interest_refusal(
+        actor,
+        league,
+        what="declare this league's winners",
+        why="you play in it, so its winners are yours to be too",
+    )
+
+
 def declare_winners(*, actor: User, league_id: int, usernames: Iterable[str], note: str = "") -> League:
-    """The moderator names the league's winner, or joint winners (5.3a), among its players; audited."""
+    """The moderator names the league's winner, or joint winners (5.3a), among its players; audited. A
+    moderator who plays in the league leaves it to someone else who can manage it (winners_refusal)."""
     league = managed_league(actor, league_id)
+    refusal = winners_refusal(actor, league)
+    if refusal:
+        raise ScoringForbidden(refusal)
     note = str(note or "").strip()
     if len(note) > MAX_WINNERS_NOTE:
         raise ScoringInputError({"note": [f"Keep the note under {MAX_WINNERS_NOTE:,} characters."]})

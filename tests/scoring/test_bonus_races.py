@@ -15,9 +15,8 @@ from scoring.services.finalization import finalize_round
 from scoring.services.reports import report_match
 from scoring.services.table import build_match_table
 from scoring.standings import league_standings
-from tests.rounds.test_round_races import on_postgres, run_together  # noqa: F401  (fixture)
-
 from tests.factories import RoundFactory
+from tests.rounds.test_round_races import on_postgres, run_together  # noqa: F401  (fixture)
 
 from .conftest import make_hands, match_between
 
