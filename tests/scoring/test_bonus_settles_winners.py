@@ -12,11 +12,12 @@ from rounds.models import League
 from scoring.services.bonus import award_bonus, withdraw_bonus
 from scoring.services.finalization import finalize_round
 from scoring.services.league import declare_winners
-from scoring.services.reports import report_row
+from scoring.services.reports import report_match, report_row
 from scoring.standings import league_standings
 from tests.factories import LeagueFactory, RoundFactory
 
-from .conftest import make_hands
+from .conftest import make_hands, match_between
+from .test_tiebreak_standings import play_tiebreak
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("run_on_commit_at_once")]
 
@@ -118,3 +119,23 @@ def test_a_bonus_in_a_league_still_being_played_records_no_winner(league, reveal
     award_bonus(actor=moderator, round_id=round_.pk, player_username="p2", points=1000, reason="7.7")
     assert winners_of(league) == ([], League.State.ACTIVE)
     assert told("league.winners_changed") == [] and told("league.finished") == []
+
+
+def test_after_a_tiebreak_a_bonus_that_ends_the_shared_lead_decides_and_the_page_says_so(
+    league, revealed_round, moderator, client
+):
+    """5.3a: tie-break rounds decide only between players who share the most League points. A bonus that gives
+    the tie-break's loser the most League points makes them the winner (5.3), and the league page no longer
+    says the tie-break round decided it."""
+    league.rounds_planned = 1
+    league.save()
+    round_, (p1, p2) = revealed_round(2)
+    report_match(reporter=p1, match_id=match_between(round_, 1, 2).pk, points_a=2, points_b=2)
+    finalize_round(actor=moderator, round_id=round_.pk)
+    play_tiebreak(league, [p1, p2], moderator, 4, 1)
+    assert winners_of(league)[0] == ["p1"]
+    assert "decided by the tie-break round" in client.get(f"/leagues/{league.pk}/").content.decode()
+    award_bonus(actor=moderator, round_id=round_.pk, player_username="p2", points=1000, reason="7.7")
+    assert winners_of(league) == (["p2"], League.State.FINISHED)
+    page = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert "Forum p2</a> wins" in page and "decided by the tie-break round" not in page
