@@ -86,10 +86,31 @@ KINDS = [
         message_label="New result needed",
     ),
     Kind(
+        "results.reopened",
+        "Results reopened",
+        "A final round you played was reopened by the moderator (with the reason): its results can change "
+        "again until it is final once more.",
+        message_label="Results reopened",
+    ),
+    Kind(
         "results.final",
         "Results final",
-        "Your points, League points and rank when a round is final.",
+        "Your points, League points and rank when a round is final, and again (with what changed) when a "
+        "reopened round is final once more.",
         message_label="Results final",
+    ),
+    Kind(
+        "league.bonus",
+        "Bonus League points",
+        "Bonus League points awarded to you (rule 6.2), or withdrawn, with the points and the reason.",
+        message_label="Bonus League points",
+    ),
+    Kind(
+        "league.winners_changed",
+        "League winners changed",
+        "The winners announced in a league you play in or follow changed or no longer stand (a bonus, a "
+        "round reopened or final again).",
+        message_label="League winners changed",
     ),
     Kind(
         "league.finished",

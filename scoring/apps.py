@@ -13,8 +13,9 @@ class ScoringConfig(AppConfig):
     def ready(self):
         register_labels(AUDIT_LABELS)
         # receivers: tables after reveals, tallies after changes and disqualifications; notifications: the
-        # players' messages; round_pages: the viewer's matches on a revealed round's page.
-        from . import notifications, receivers, round_pages  # noqa: F401
+        # players' messages; correction_notices: the messages when announced results change; round_pages: the
+        # viewer's matches on a revealed round's page.
+        from . import correction_notices, notifications, receivers, round_pages  # noqa: F401
 
         # The pages of scoring that rounds links to (a league's page, a round's results), by name.
         page_extensions.provides_url(page_extensions.LEAGUE_PAGE_URL, _league_url)

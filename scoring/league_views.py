@@ -17,7 +17,7 @@ from rounds.services.leagues import update_league
 from .charts.line import line_chart
 from .league_overview import league_summaries
 from .services.errors import SCORING_ERRORS, ScoringNotFound, message_for
-from .services.league import add_tiebreak_round, declare_winners
+from .services.league import add_tiebreak_round, declare_winners, winners_refusal
 from .standings import league_standings
 from .standings_exports import standings_bbcode, standings_csv
 
@@ -51,12 +51,15 @@ def league_detail(request, league_id):
         if race and standings.rounds
         else ""
     )
+    can_manage = can_manage_league(request.user, league)
     context = {
         "league": league,
         "standings": standings,
         "chart": chart,
         "cumulative_chart": cumulative_chart,
-        "can_manage": can_manage_league(request.user, league),
+        "can_manage": can_manage,
+        # A moderator who plays in the league is not offered the declaration while someone else can make it.
+        "winners_refusal": winners_refusal(request.user, league) if can_manage else "",
         "following": is_following(request.user, league),
         "bbcode": standings_bbcode(standings),
     }

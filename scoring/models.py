@@ -205,6 +205,15 @@ class RoundTally(models.Model):
     finalized_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    final_figures = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=(
+            "Each player's [rank, points, League points] as the round was last made final, by login name: "
+            "what a finalization after a reopening compares with to tell players what changed. Empty until "
+            "the round is first final."
+        ),
+    )
 
     class Meta:
         verbose_name_plural = "round tallies"

@@ -19,7 +19,13 @@ from rounds.permissions import can_manage_league
 from . import selectors
 from .services import finalization
 from .services.access import plays_in
-from .services.bonus import award_bonus, bonus_refusal, bonus_withdrawal_refusal, withdraw_bonus
+from .services.bonus import (
+    award_bonus,
+    bonus_refusal,
+    bonus_round_refusal,
+    bonus_withdrawal_refusal,
+    withdraw_bonus,
+)
 from .services.errors import SCORING_ERRORS, ScoringInputError, ScoringNotFound, message_for
 from .services.finalization import finalize_round, reopen_round, round_power_refusal
 from .services.posted_rows import import_posted_rows, posted_rows_refusal
@@ -91,6 +97,8 @@ def moderate_results(request, round_id):
         **_own_interest(request.user, round_),
         "open_items": open_items.described(),
         "finalize_consequences": selectors.finalization_consequences(table, queue, open_items),
+        # No bonus form in a tie-break round (its League points count nowhere): the page says why instead.
+        "bonus_round_refusal": bonus_round_refusal(round_),
         # The bonus form offers the players by the name the tables show them (the table's own rows).
         "bonus_players": sorted({row.player for row in table.rows}, key=str.casefold),
         "bonus_awards": round_.bonus_awards.select_related(

@@ -197,7 +197,9 @@ def hands_revealed(sender, round_id, **kwargs):
 
 
 @receiver(signals.round_finalized, dispatch_uid="scoring.notify_results_final")
-def results_final(sender, round_id, **kwargs):
+def results_final(sender, round_id, earlier=None, **kwargs):
+    if earlier is not None:
+        return  # final again after a reopening: scoring.correction_notices says what changed
     round_ = _round(round_id)
     table = results_table(round_, cells=False)
     standings = league_standings(round_.league)
@@ -230,7 +232,9 @@ def results_final(sender, round_id, **kwargs):
 
 
 @receiver(signals.winners_declared, dispatch_uid="scoring.notify_winners_declared")
-def winners_declared(sender, league_id, **kwargs):
+def winners_declared(sender, league_id, before=(), **kwargs):
+    if before:
+        return  # other winners than those announced: scoring.correction_notices tells the change
     league = League.objects.get(pk=league_id)
     standings = league_standings(league)
     winners = [player_display_name(user) for user in league.winners.select_related("profile")]

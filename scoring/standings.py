@@ -73,6 +73,13 @@ class LeagueStandings:
         return [row for row in self.rows if row.rank == 1]
 
     @property
+    def lead_shared(self):
+        """More than one player has the most League points (bonus included): only then do tie-break rounds
+        decide anything (5.3a). A bonus after a tie-break round can end the shared lead."""
+        top = self.rows[0].league_points if self.rows else None
+        return sum(1 for row in self.rows if row.league_points == top) > 1
+
+    @property
     def final_tiebreak_rounds(self):
         return [round_ for round_ in self.tiebreak_rounds if round_.state == RoundState.FINAL]
 

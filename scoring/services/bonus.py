@@ -1,5 +1,6 @@
-"""Bonus League points (rules 6.2, 7.7): awarded to a player with a hand in a revealed round, withdrawn when
-mistaken; who may do either."""
+"""Bonus League points (rules 6.2, 7.7): awarded to a player with a hand in a revealed regular round,
+withdrawn when mistaken; who may do either. Either tells the player, and settles the league's winners again (a
+bonus can change who leads a finished league)."""
 
 from datetime import datetime
 
@@ -16,13 +17,28 @@ from rounds.permissions import own_interest_refusal
 from submissions import selectors as hand_selectors
 from submissions.models import Hand, HandStatus
 
+from .. import correction_notices
 from ..models import BonusAward
 from .access import _require_moderator, plays_in, scoring_round
 from .bonus_player import bonus_player
 from .changes import _clean_text
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
+from .league import settle_computed_winners
 
 MAX_BONUS = 10_000
+
+
+def bonus_round_refusal(round_: Round) -> str:
+    """Why no bonus can be awarded in this round whoever asks, or "": a tie-break round (rule 5.3a) only ranks
+    the players tied for first, and its League points are not added to the standings, so a bonus in it would
+    count nowhere (rule 6.2 bonus points are League points)."""
+    if not round_.tiebreak:
+        return ""
+    return (
+        f"Round {round_.code} is a tie-break round: it only ranks the players tied for first (rule 5.3a) and "
+        "its League points are not added to the league's standings, so a bonus in it would count nowhere. "
+        "Award bonus League points (rule 6.2) in one of the league's regular rounds."
+    )
 
 
 def bonus_refusal(
@@ -59,6 +75,9 @@ def award_bonus(
     `player_username`: the login name, or the name the tables show (bonus_player)."""
     round_ = scoring_round(round_id)
     _require_moderator(actor, round_)
+    refused = bonus_round_refusal(round_)
+    if refused:
+        raise ScoringConflict(refused)
     try:
         points = int(points)
     except (TypeError, ValueError):
@@ -95,6 +114,7 @@ def award_bonus(
     if refusal:
         raise ScoringForbidden(refusal)
     with transaction.atomic():
+        lock_round_shared(round_.pk)  # the round before the league (settle_computed_winners): the lock order
         award = BonusAward.objects.create(
             round=round_, player=player, points=points, reason=reason, awarded_by=actor
         )
@@ -104,6 +124,14 @@ def award_bonus(
             actor=actor,
             after={"player": player.username, "points": points},
             note=reason,
+        )
+        correction_notices.bonus_awarded(award)
+        # The standings changed: the league's winners follow, by the same path as finalizing (5.3, 5.3a).
+        settle_computed_winners(
+            round_.league_id,
+            actor=actor,
+            now=now,
+            cause=f"{points:+,} bonus League points for {display_name(player)} in {round_.code}",
         )
     return award
 
@@ -160,5 +188,15 @@ def withdraw_bonus(
             before={"player": award.player.username, "points": award.points, "reason": award.reason},
             after={"award": award.pk, "withdrawn": True},
             note=reason,
+        )
+        correction_notices.bonus_withdrawn(award)
+        settle_computed_winners(
+            round_.league_id,
+            actor=actor,
+            now=now,
+            cause=(
+                f"the {award.points:+,} bonus League points for {display_name(award.player)} in "
+                f"{round_.code} were withdrawn"
+            ),
         )
     return award

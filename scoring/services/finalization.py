@@ -21,7 +21,7 @@ from rounds.permissions import own_interest_refusal
 from submissions import selectors as hand_selectors
 
 from .. import signals
-from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
+from ..models import Challenge, HandTally, Match, MatchReport, MatchStatus, RoundTally
 from ..status import as_final, derive
 from .access import _require_moderator, plays_in, scoring_round
 from .changes import _clean_text
@@ -160,6 +160,8 @@ def _finalize(actor, round_, *, force, now):
         write_tally(round_id)
         tally.tallied_revision, tally.tallied_at = tally.revision, now
         tally.finalized_at, tally.finalized_by = now, actor
+        # What each player is told now, kept so that a finalization after a reopening can say what changed.
+        earlier, tally.final_figures = tally.final_figures, final_figures(round_id)
         tally.save()
         log_action(
             round_,
@@ -174,15 +176,31 @@ def _finalize(actor, round_, *, force, now):
             },
             note="; ".join(items.described()) if items else "",
         )
-        signals.round_finalized.send(sender=RoundTally, round_id=round_id)
+        signals.round_finalized.send(sender=RoundTally, round_id=round_id, earlier=earlier)
         # The league's winners, as soon as its standings give them (5.3, 5.3a): last planned round or
         # deciding tie-break round.
-        settle_computed_winners(round_.league_id, actor=actor, now=now)
+        again = " again" if earlier is not None else ""
+        settle_computed_winners(
+            round_.league_id, actor=actor, now=now, cause=f"round {round_.code} is final{again}"
+        )
     return round_
 
 
+def final_figures(round_id: int) -> dict[str, list[int]]:
+    """Each player's [rank, points, League points] in the round's stored table, by login name (the JSON kept
+    on the tally: what "results final" told them; a league's export carries it to another site). One
+    query."""
+    return {
+        username: [rank, points, league_points]
+        for username, rank, points, league_points in HandTally.objects.filter(round_id=round_id).values_list(
+            "hand__player__username", "rank", "points", "league_points"
+        )
+    }
+
+
 def reopen_round(*, actor: User, round_id: int, reason: str, now: datetime | None = None) -> Round:
-    """Take a final round back to `revealed`: results can change again. Explicit, with a reason, audited."""
+    """Take a final round back to `revealed`: results can change again. Explicit, with a reason, audited; the
+    round's players are told (with the reason), and a later finalization tells them it replaces this one."""
     round_ = scoring_round(round_id)
     _require_moderator(actor, round_)
     refusal = round_power_refusal(actor, round_, "reopen")
@@ -198,7 +216,6 @@ def reopen_round(*, actor: User, round_id: int, reason: str, now: datetime | Non
         rederive_matches(round_id, final=False)
         RoundTally.objects.filter(round_id=round_id).update(finalized_at=None, finalized_by=None)
         note_results_changed(round_id)
-        settle_computed_winners(round_.league_id, actor=actor, now=now)  # computed winners wait for it
         log_action(
             round_,
             "round.reopened",
@@ -206,6 +223,11 @@ def reopen_round(*, actor: User, round_id: int, reason: str, now: datetime | Non
             before={"state": RoundState.FINAL},
             after={"state": RoundState.REVEALED},
             note=reason,
+        )
+        signals.round_reopened.send(sender=RoundTally, round_id=round_id, reason=reason)
+        # Computed winners wait for the round to be final again (and the players are told they are withdrawn).
+        settle_computed_winners(
+            round_.league_id, actor=actor, now=now, cause=f"round {round_.code} was reopened"
         )
     return round_
 

@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from audit.services import log_action
 from rounds.models import League, Round
-from rounds.permissions import can_manage_league
+from rounds.permissions import can_manage_league, own_interest_refusal
 from rounds.services.errors import RoundConflict, RoundInputError
 from rounds.services.lifecycle import create_round, open_round
+from submissions.models import Hand
 
 from .. import signals
 from ..standings import league_standings
@@ -90,9 +91,27 @@ def add_tiebreak_round(
     return round_
 
 
+def winners_refusal(actor: AbstractBaseUser | AnonymousUser | None, league: League) -> str:
+    """Why `actor` may not declare the league's winners, or "": they play in the league (a hand in any of its
+    rounds), so its winners are theirs to be too, and someone else can manage it (rounds.permissions, the
+    rule of every moderator power)."""
+    if not Hand.objects.filter(round__league_id=league.pk, player_id=getattr(actor, "pk", None)).exists():
+        return ""
+    return own_interest_refusal(
+        actor,
+        league,
+        what="declare this league's winners",
+        why="you play in it, so its winners are yours to be too",
+    )
+
+
 def declare_winners(*, actor: User, league_id: int, usernames: Iterable[str], note: str = "") -> League:
-    """The moderator names the league's winner, or joint winners (5.3a), among its players; audited."""
+    """The moderator names the league's winner, or joint winners (5.3a), among its players; audited. A
+    moderator who plays in the league leaves it to someone else who can manage it (winners_refusal)."""
     league = managed_league(actor, league_id)
+    refusal = winners_refusal(actor, league)
+    if refusal:
+        raise ScoringForbidden(refusal)
     note = str(note or "").strip()
     if len(note) > MAX_WINNERS_NOTE:
         raise ScoringInputError({"note": [f"Keep the note under {MAX_WINNERS_NOTE:,} characters."]})
@@ -112,14 +131,16 @@ def declare_winners(*, actor: User, league_id: int, usernames: Iterable[str], no
 
 
 def settle_computed_winners(
-    league_id: int, *, actor: User | None = None, now: datetime | None = None
+    league_id: int, *, actor: User | None = None, now: datetime | None = None, cause: str = ""
 ) -> League:
     """Rules 5.3 and 5.3a, computed: once the standings give the league's winners (a sole leader of a complete
     league, the leader after its tie-break rounds, or joint winners after the last tie-break round allowed),
     record them — once, and told to the players like a moderator's declaration. A moderator's declaration
     stands over the computed winners; winners computed earlier that the standings no longer give (a round
-    reopened, more tie-break rounds allowed) are withdrawn. Call inside the transaction that changed the
-    standings (finalization); returns the league."""
+    reopened, more tie-break rounds allowed, a bonus awarded or withdrawn) are replaced by the ones they give,
+    or withdrawn, and the league's players and followers are told. Call inside the transaction that changed
+    the standings (finalization, reopening, a bonus), after the round row's lock; `cause`: what changed them,
+    in words, for the message ("a bonus of +1,000 League points for Ann in 45:02"). Returns the league."""
     league = League.objects.select_for_update().get(pk=league_id)
     if league.winners.exists() and not league.winners_computed:
         return league  # declared by a moderator: theirs is the last word
@@ -129,7 +150,7 @@ def settle_computed_winners(
     if {user.pk for user in computed} == stored:
         return league
     if computed:
-        _record_winners(league, computed, actor=actor, note="", computed=True)
+        _record_winners(league, computed, actor=actor, note="", computed=True, cause=cause)
         return league
     league.winners.clear()  # computed earlier, no longer given by the standings
     league.winners_computed, league.state = False, League.State.ACTIVE
@@ -140,8 +161,9 @@ def settle_computed_winners(
         actor=actor,
         before={"winners": sorted(_usernames_of(stored))},
         after={"winners": []},
-        note="The standings no longer give these winners.",
+        note=f"The standings no longer give these winners{f': {cause}' if cause else ''}.",
     )
+    signals.winners_withdrawn.send(sender=League, league_id=league.pk, before=sorted(stored), cause=cause)
     return league
 
 
@@ -149,10 +171,15 @@ def _usernames_of(user_ids):
     return get_user_model().objects.filter(pk__in=user_ids).values_list("username", flat=True)
 
 
-def _record_winners(league, chosen, *, actor, note, computed):
+def _record_winners(league, chosen, *, actor, note, computed, cause=""):
     """The one path by which a league gets its winners: stored, audited, and the players told (the
-    `winners_declared` signal, inside the caller's transaction)."""
-    before = sorted(user.get_username() for user in league.winners.all())
+    `winners_declared` signal, inside the caller's transaction; with the winners it replaces, when it changes
+    them)."""
+    earlier = list(league.winners.all())
+    before = sorted(user.get_username() for user in earlier)
+    replaced = sorted(user.pk for user in earlier)
+    if replaced == sorted(user.pk for user in chosen):
+        replaced = []  # the same winners declared again: no change to tell
     league.winners.set(chosen)
     league.winners_note = note
     league.winners_computed = computed
@@ -166,4 +193,4 @@ def _record_winners(league, chosen, *, actor, note, computed):
         after={"winners": [user.get_username() for user in chosen]},
         note=league.winners_note,
     )
-    signals.winners_declared.send(sender=League, league_id=league.pk)
+    signals.winners_declared.send(sender=League, league_id=league.pk, before=replaced, cause=cause)

@@ -399,11 +399,16 @@ def test_finalizing_freezes_hand_disqualification(revealed_round, moderator):
 def test_the_stored_table_equals_the_computed_one_with_ties_half_up_and_a_disqualified_hand(
     revealed_round, moderator
 ):
-    round_, players = revealed_round(9)
-    report_row(player=players[0], round_id=round_.pk, row="1 | X 6 4 2 1 0 6 4 2")
-    report_row(player=players[1], round_id=round_.pk, row="2 | 0 X 1 ? ? ? ? ? ?")
-    report_row(player=players[4], round_id=round_.pk, row="5 | 4 ? ? ? X 6 6 ? 1")
-    review_hand(actor=moderator, hand_id=round_.hands.get(number=9).pk, action="disqualify", message="3.1")
+    """Rule 5.2 rounds a half up, never to the even neighbour (banker's rounding): with 8 opponents every odd
+    number of points ends in exactly .5 (1 point = 12.5), and 12.5, 62.5 and 212.5 round down under banker's
+    rounding but up here — in the SQL that stores the table and in the Python that computes it. Ten hands,
+    the tenth disqualified after its matches were reported: those results count for nobody and the others
+    have 8 opponents, not 9."""
+    round_, players = revealed_round(10)
+    report_row(player=players[0], round_id=round_.pk, row="1 | X 6 4 2 1 0 6 4 2 6")
+    report_row(player=players[1], round_id=round_.pk, row="2 | 0 X 1 ? ? ? ? ? ? ?")
+    report_row(player=players[4], round_id=round_.pk, row="5 | 4 ? ? ? X 6 6 ? 1 6")
+    review_hand(actor=moderator, hand_id=round_.hands.get(number=10).pk, action="disqualify", message="3.1")
     RoundTally.objects.filter(round=round_).update(tallied_revision=None)
     assert store_tally(round_.pk) is True
     assert store_tally(round_.pk) is False  # already current
@@ -412,8 +417,21 @@ def test_the_stored_table_equals_the_computed_one_with_ties_half_up_and_a_disqua
     assert [(s.hand.number, s.points, s.opponents, s.league_points, s.rank) for s in stored] == [
         (c.hand.number, c.points, c.opponents, c.league_points, c.rank) for c in computed
     ]
-    assert not HandTally.objects.filter(hand__number=9).exists()
-    by_number = {c.hand.number: c for c in computed}
-    # 1 point over 7 opponents = 14.29 -> 14; hand 1: 6+4+2+1+0+6+4 = 23 over 7 = 328.57 -> 329
-    assert by_number[1].points == 23 and by_number[1].league_points == 329
-    assert by_number[2].points == 0 + 1 and by_number[2].league_points == 14
+    assert not HandTally.objects.filter(hand__number=10).exists()
+    # (number, points, League points, rank), best first. Over 8 opponents: 25 -> 312.5 -> 313, 17 -> 212.5
+    # -> 213, 5 -> 62.5 -> 63, 1 -> 12.5 -> 13 (banker's rounding: 312, 212, 62, 12). Equal League points share
+    # a rank. Hand 1's 6 and hand 5's 6 against the disqualified hand 10 count for nobody.
+    expected = [
+        (1, 25, 313, 1),
+        (5, 17, 213, 2),
+        (6, 6, 75, 3),
+        (9, 6, 75, 3),
+        (3, 5, 63, 5),
+        (4, 2, 25, 6),
+        (2, 1, 13, 7),
+        (8, 1, 13, 7),
+        (7, 0, 0, 9),
+    ]
+    for table in (computed, stored):
+        assert [(line.hand.number, line.points, line.league_points, line.rank) for line in table] == expected
+        assert {line.opponents for line in table} == {8}
