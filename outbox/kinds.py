@@ -25,6 +25,14 @@ KINDS = [
         message_label="Round opened",
     ),
     Kind(
+        "round.opened_new_league",
+        "Rounds of new leagues",
+        "A round opens in a new league (none of its rounds is final yet, or comes from the forum archive) "
+        "and you played a round on this site in the last six months. Once you play in that league or "
+        'follow it, you get its rounds as "Round opened" instead.',
+        message_label="New league's round opened",
+    ),
+    Kind(
         "round.reminder",
         "Deadline reminders",
         "24 hours and 1 hour before a deadline, when you have not submitted a hand.",
