@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from .. import notifications
+from .. import moderator_notices, notifications
 from ..models import Challenge, Match
 from .access import _require_moderator, challenge_refusal, own_match_refusal, visible_match
 from .changes import _after_change, _clean_result, _clean_text, _lock_for_change, _snapshot, refresh_match
@@ -76,6 +76,7 @@ def challenge_match(
             match, "match.challenged", challenger, before, note=reason, extra={"challenge": challenge.pk}
         )
         notifications.challenge_opened(challenge.pk)
+        moderator_notices.challenge_opened(challenge.pk)
     return challenge
 
 
