@@ -30,9 +30,8 @@ KINDS = [
     Kind(
         "round.opened_new_league",
         "Rounds of new leagues",
-        "A round opens in a new league (none of its rounds is final yet, or comes from the forum archive) "
-        "and you played a round on this site in the last six months. Once you play in that league or "
-        'follow it, you get its rounds as "Round opened" instead.',
+        "A new league (no final or archived round yet) opens a round, and you played here in the last six "
+        'months. Once you play in that league or follow it, its rounds come as "Round opened".',
         message_label="New league's round opened",
     ),
     Kind(
