@@ -92,14 +92,30 @@ class MarkReadView(APIView):
         return Response({"marked": marked, "unread": unread.count(request.user.pk)})
 
 
-def _preferences_reply(user, choices=None):
-    return {**(choices or preferences.choices_for(user)), "digest": preferences.digest_enabled(user)}
+def _preferences_reply(user):
+    """The choices of the kinds `user` chooses among (a moderator's kinds for moderators only), the digest."""
+    return {**preferences.shown_choices(user), "digest": preferences.digest_enabled(user)}
 
 
-KIND_CHOICE = inline_serializer("KindChoice", {"email": Flag(), "site": Flag()})
+class KindChoiceSerializer(serializers.Serializer):
+    email = Flag()
+    site = Flag()
+
+
+def _kind_choice(kind):
+    """One kind's field (a field of its own per kind: a shared one would be listed once)."""
+    if kind.for_moderators:
+        return KindChoiceSerializer(
+            required=False,
+            help_text=f"{kind.label}: a moderator's kind, in the reply to moderators only; a player who "
+            "sends it gets a 403.",
+        )
+    return KindChoiceSerializer(help_text=kind.label)
+
+
 PREFERENCES = inline_serializer(
     "NotificationPreferences",
-    {"digest": Flag(), **{kind.key: KIND_CHOICE for kind in KINDS}},
+    {"digest": Flag(), **{kind.key: _kind_choice(kind) for kind in KINDS}},
 )
 
 
@@ -130,12 +146,14 @@ class PreferencesView(APIView):
 
     @extend_schema(responses=PREFERENCES)
     def get(self, request):
-        """Per kind of notification, whether it reaches you by e-mail and on the site; the daily digest."""
+        """Per kind of notification, whether it reaches you by e-mail and on the site; the daily digest. The
+        moderators' kinds (`moderation.dispute`, `moderation.challenge`) are listed for moderators only."""
         return Response(_preferences_reply(request.user))
 
     @extend_schema(request=PREFERENCES, responses=PREFERENCES)
     def put(self, request):
-        """Change some choices (the kinds you send; the others stay) and/or `digest`."""
+        """Change some choices (the kinds you send; the others stay) and/or `digest`. The moderators' kinds
+        (`moderation.dispute`, `moderation.challenge`) are theirs alone: a player who sends one gets a 403."""
         if not isinstance(request.data, dict) or not request.data:
             raise ApiValidationError(
                 {"preferences": ['Send an object such as {"round.opened": {"email": false}}.']}
@@ -145,7 +163,7 @@ class PreferencesView(APIView):
         if "digest" in request.data and not isinstance(digest, bool):
             raise ApiValidationError({"digest": ["Send true or false."]})
         try:
-            choices = preferences.update(request.user, data, digest=digest)
+            preferences.update(request.user, data, digest=digest)
         except preferences.PreferenceError as error:
             raise ApiValidationError(error.errors) from error
-        return Response(_preferences_reply(request.user, choices))
+        return Response(_preferences_reply(request.user))

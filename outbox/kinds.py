@@ -14,6 +14,9 @@ class Kind:
     digest: bool = True  # may wait for the daily digest; False: always at once (time matters)
     email_default: bool = True
     site_default: bool = True
+    # Told only to those who can manage a league (rounds.permissions): shown to moderators alone on the
+    # preferences page and in the API; a player never gets one.
+    for_moderators: bool = False
     message_label: str = field(kw_only=True)  # one message of this kind, in the outbox's lists
 
 
@@ -23,6 +26,13 @@ KINDS = [
         "Round opened",
         "A round opens in a league you play in or follow.",
         message_label="Round opened",
+    ),
+    Kind(
+        "round.opened_new_league",
+        "Rounds of new leagues",
+        "A new league (no final or archived round yet) opens a round, and you played here in the last six "
+        'months. Once you play in that league or follow it, its rounds come as "Round opened".',
+        message_label="New league's round opened",
     ),
     Kind(
         "round.reminder",
@@ -76,6 +86,20 @@ KINDS = [
         "Moderator's decisions",
         "The moderator decided a disputed or challenged match of yours.",
         message_label="Moderator's decision",
+    ),
+    Kind(
+        "moderation.dispute",
+        "Disputes in your leagues",
+        "A match in a league you moderate became disputed: its two players' reports differ.",
+        for_moderators=True,
+        message_label="Dispute to decide",
+    ),
+    Kind(
+        "moderation.challenge",
+        "Challenges in your leagues",
+        "Someone challenged a result in a league you moderate (rule 6.3c).",
+        for_moderators=True,
+        message_label="Challenge to decide",
     ),
     Kind(
         "match.needs_result",

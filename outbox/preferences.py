@@ -7,10 +7,11 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 
 from accounts.models import Profile
+from accounts.services import is_moderator
 from audit.services import log_action
-from phm.errors import InputError
+from phm.errors import Forbidden, InputError
 
-from .kinds import BY_KEY, KINDS
+from .kinds import BY_KEY, KINDS, Kind
 from .queue import release_held
 
 CHANNELS = ("email", "site")
@@ -19,6 +20,24 @@ UNSUBSCRIBE_SALT = "phm.outbox.unsubscribe"
 
 class PreferenceError(InputError):
     """Preferences that make no sense; `errors` maps a field to its messages."""
+
+
+class ModeratorKindsOnly(Forbidden):
+    """A player tried to choose how a moderator's kind reaches them."""
+
+
+def kinds_for(user) -> list[Kind]:
+    """The kinds `user` chooses among: every kind for a moderator, the players' kinds for anyone else (the
+    moderators' kinds are only ever sent to those who can manage a league)."""
+    if is_moderator(user):
+        return list(KINDS)
+    return [kind for kind in KINDS if not kind.for_moderators]
+
+
+def shown_choices(user):
+    """choices_for(user), only of the kinds `user` chooses among (kinds_for)."""
+    choices = choices_for(user)
+    return {kind.key: choices[kind.key] for kind in kinds_for(user)}
 
 
 def profile_of(user):
@@ -67,9 +86,11 @@ def digest_for(user, kind_key):
     return bool(kind and kind.digest and profile and profile.email_digest)
 
 
-def update(user, choices=None, digest=None):
+def update(user, choices=None, digest=None, *, any_kind=False):
     """Change some choices (a partial {kind: {channel: bool}}) and/or the digest; unknown kinds or channels,
-    and values that are not true/false, are refused with a message naming them. Returns the full choices."""
+    and values that are not true/false, are refused with a message naming them, a moderator's kind for
+    anyone else (ModeratorKindsOnly) unless `any_kind` (an unsubscribe link of a moderator no longer one).
+    Returns the full choices."""
     errors = {}
     changes = {}
     if choices is not None and not isinstance(choices, dict):
@@ -96,6 +117,12 @@ def update(user, choices=None, digest=None):
         errors["digest"] = ["Must be true or false."]
     if errors:
         raise PreferenceError(errors)
+    moderators_only = [key for key in changes if BY_KEY[key].for_moderators]
+    if moderators_only and not any_kind and not is_moderator(user):
+        raise ModeratorKindsOnly(
+            f"{', '.join(moderators_only)}: only moderators are told of disputes and challenges in the "
+            "leagues they manage, so only they choose how."
+        )
     with transaction.atomic():
         profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
         stored = dict(profile.notification_choices or {})
@@ -139,7 +166,7 @@ def unsubscribe(user, kind_key):
     """Turn off one kind's e-mail for one person (audited on their account's trail)."""
     with transaction.atomic():
         was = choices_for(user)[kind_key]["email"]
-        update(user, {kind_key: {"email": False}})
+        update(user, {kind_key: {"email": False}}, any_kind=True)
         if was:
             log_action(
                 user,

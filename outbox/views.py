@@ -11,7 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import inbox, preferences, unread
-from .kinds import BY_KEY, KINDS
+from .kinds import BY_KEY
 
 PAGE_SIZE = 30
 
@@ -51,24 +51,27 @@ def open_notification(request, notification_id):
 @login_required
 @require_http_methods(["GET", "POST"])
 def preference_page(request):
+    shown = preferences.kinds_for(request.user)
     if request.method == "POST":
         choices = {
             kind.key: {
                 "email": request.POST.get(f"{kind.key}:email") == "on",
                 **({"site": request.POST.get(f"{kind.key}:site") == "on"} if kind.site else {}),
             }
-            for kind in KINDS
+            for kind in shown
         }
         preferences.update(request.user, choices, digest=request.POST.get("digest") == "on")
         messages.success(request, "Your notification choices are saved.")
         return redirect("outbox:preferences")
     choices = preferences.choices_for(request.user)
-    rows = [(kind, choices[kind.key]) for kind in KINDS]
+    rows = [(kind, choices[kind.key]) for kind in shown]
     return render(
         request,
         "outbox/preferences.html",
         {
-            "rows": rows,
+            # A moderator's kinds in a section of their own, after the players' (empty for a player).
+            "rows": [row for row in rows if not row[0].for_moderators],
+            "moderator_rows": [row for row in rows if row[0].for_moderators],
             "digest": preferences.digest_enabled(request.user),
             "digest_hour": f"{settings.DIGEST_HOUR:02d}:00",
         },

@@ -7,7 +7,8 @@ it, and every input it refuses for its shape is described there rather than disc
   400 for bad input (including the control characters the input guard refuses everywhere), 401 for a wrong
   token, 403 where a permission or the CSRF check applies, 404 for an object in the path that does not exist
   or is hidden, 413 for a body over the size limit, 429 past a request limit, 503 while the database is down,
-  and the 409 of the views marked `may_conflict` (the state of what they act on forbids it).
+  and the 409 of the views marked `may_conflict` (the state of what they act on forbids it); a view method
+  marked `forbidden_because(reason)` has that reason in its 403's description.
 - The same hook states the input guard's rule: no string a request sends, and no key of an object it sends,
   holds a control character; fields a request body does not name are ignored, but under the same rule.
 - `refine(component)` registers a function that states what a serializer cannot say by itself (for example
@@ -69,6 +70,7 @@ ERROR_DESCRIPTIONS = {
 METHODS = ("get", "post", "put", "patch", "delete")
 UNSAFE = {"post", "put", "patch", "delete"}
 CONFLICT_MARK = "phm_may_conflict"
+FORBIDDEN_MARK = "phm_forbidden_because"
 Refinement = Callable[[dict], dict]
 _REFINEMENTS: dict[str, list[Refinement]] = {}
 
@@ -78,6 +80,17 @@ def may_conflict(view):
     of what it acts on forbidding it; the schema then documents the 409."""
     setattr(view, CONFLICT_MARK, True)
     return view
+
+
+def forbidden_because(reason: str) -> Callable:
+    """Mark an API view method whose 403 has a reason of its own besides the usual ones (who may do it): the
+    schema's 403 reply then says it."""
+
+    def mark(view):
+        setattr(view, FORBIDDEN_MARK, reason)
+        return view
+
+    return mark
 
 
 def refine(component: str) -> Callable[[Refinement], Refinement]:
@@ -187,8 +200,12 @@ def document_errors(result, generator, request, public):
             if method not in METHODS:
                 continue
             responses = operation.setdefault("responses", {})
-            for status in sorted(_statuses(path, method, views.get((path, method)))):
+            view_class = views.get((path, method))
+            for status in sorted(_statuses(path, method, view_class)):
                 responses.setdefault(str(status), _error_reply(status))
+            reason = getattr(getattr(view_class, method, None), FORBIDDEN_MARK, None)
+            if reason and "403" in responses:
+                responses["403"]["description"] = f"{reason} {ERROR_DESCRIPTIONS[403]}"
             for parameter in operation.get("parameters", ()):
                 _text_rule(parameter.get("schema"), components, seen)
             body = operation.get("requestBody") or {}

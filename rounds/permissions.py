@@ -93,6 +93,17 @@ def others_who_can_manage(league: League, actor: AbstractBaseUser | AnonymousUse
     return OtherModerators(shown, every_site_moderator=True, more=len(names) > len(shown))
 
 
+def league_managers(league: League) -> list[AbstractBaseUser]:
+    """Everyone who can manage `league` (can_manage_league), active accounts only, with their profiles: its
+    named moderators who are still moderators, or every site moderator when it names none, and the
+    superusers. Two queries, however many they are."""
+    named_ids = list(league.moderators.values_list("pk", flat=True))
+    in_group = Q(groups__name=settings.MODERATORS_GROUP)
+    can_manage = Q(is_superuser=True) | (in_group & Q(pk__in=named_ids) if named_ids else in_group)
+    managers = get_user_model().objects.filter(can_manage, is_active=True)
+    return list(managers.select_related("profile").distinct().order_by("pk"))
+
+
 def own_interest_refusal(
     actor: AbstractBaseUser | AnonymousUser | None,
     league: League,

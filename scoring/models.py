@@ -155,7 +155,8 @@ class MatchReport(models.Model):
 
 
 class Challenge(models.Model):
-    """Rule 6.3c: anyone may challenge a result until the round is final; the moderator upholds or rejects."""
+    """Rule 6.3c: a player may challenge a result until the round is final (here: the league's players and its
+    moderators, scoring.services.access.challenge_refusal); the moderator upholds or rejects."""
 
     class State(models.TextChoices):
         OPEN = "open", "Open"

@@ -21,7 +21,7 @@ from submissions.selectors import is_playing, is_revealed
 from . import match_workbench, matrix_html, selectors
 from .models import Challenge
 from .outcomes import OUTCOMES
-from .services.access import own_match_refusal, scoring_round, visible_match
+from .services.access import challenge_refusal, own_match_refusal, scoring_round, visible_match
 from .services.decisions import challenge_match, resolve_challenge, set_result
 from .services.errors import SCORING_ERRORS, ScoringInputError, ScoringNotFound, message_for
 from .services.reports import (
@@ -204,6 +204,10 @@ def match_detail(request, match_id):
         "by_players": by_players,
         # A moderator who played this match leaves its decisions to someone else who can manage the league.
         "decide_refusal": own_match_refusal(request.user, match) if can_manage else "",
+        # Rule 6.3c: only the league's players and moderators challenge; the page says so instead of a button.
+        "challenge_refusal": ""
+        if can_manage or not request.user.is_authenticated
+        else challenge_refusal(request.user, match),
         "round": match.round,
         "history": history,
         "side": side,

@@ -1,9 +1,14 @@
 """What players are told about rounds before their reveal: a round opened (or a tie-break invitation), the
 deadline reminders 24 h and 1 h ahead to those who have not submitted, and a moderator's review of their hand.
 Written to the outbox inside the transaction of the change. A reminder goes only to the person it concerns, so
-it tells nobody anything about anyone else's hand."""
+it tells nobody anything about anyone else's hand.
 
-from datetime import timedelta
+A new league has neither players nor followers, so its rounds are also announced to the site's recent
+players (new_league_audience), as a kind of its own that each person can turn off. Who counts as recent
+depends only on revealed rounds: an open round's hands are secret, and a moderator reading the outbox's lists
+must not learn from who was told that someone entered one."""
+
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -21,6 +26,8 @@ from rounds.summary import rules_summary_lines
 from .models import DeadlineReminder, Hand, HandsPreview
 
 LEADS = [(DeadlineReminder.Lead.HOUR, timedelta(hours=1)), (DeadlineReminder.Lead.DAY, timedelta(hours=24))]
+# A recent player has a hand in a round whose deadline passed within this span (six months), in any league.
+RECENT_PLAYERS_SPAN = timedelta(days=183)
 
 
 def league_audience(round_):
@@ -32,6 +39,34 @@ def league_audience(round_):
         return list(users.filter(pk__in=eligible))
     played = Hand.objects.filter(round__league_id=round_.league_id).values("player_id")
     return list(users.filter(Q(pk__in=played) | Q(followed_leagues=round_.league_id)).distinct())
+
+
+def is_new_league(round_: Round) -> bool:
+    """Whether `round_`'s league is new: none of its other rounds is final yet or comes from the forum
+    archive. Such a league has no players of its own (its first rounds reach the site); once a round is final,
+    it has. Never a tie-break round's league (one has final rounds). One query."""
+    others = Round.objects.filter(league_id=round_.league_id).exclude(pk=round_.pk)
+    return not others.filter(Q(state=RoundState.FINAL) | ~Q(imported_fingerprint="")).exists()
+
+
+def new_league_audience(round_: Round, now: datetime | None = None) -> list:
+    """The site's recent players told of a new league's round, besides its usual audience (league_audience:
+    nobody gets both): active accounts with a hand in any league's round whose deadline passed within the
+    last six months (RECENT_PLAYERS_SPAN) — revealed rounds only, whose hands are public. One query, however
+    many they are."""
+    now = now or timezone.now()
+    recent = Hand.objects.filter(
+        round__deadline__gt=now - RECENT_PLAYERS_SPAN, round__deadline__lte=now
+    ).values("player_id")
+    in_league = Hand.objects.filter(round__league_id=round_.league_id).values("player_id")
+    return list(
+        get_user_model()
+        .objects.filter(is_active=True, pk__in=recent)
+        .exclude(pk__in=in_league)
+        .exclude(followed_leagues=round_.league_id)
+        .select_related("profile")
+        .order_by("pk")
+    )
 
 
 def _round_context(round_):
@@ -54,6 +89,26 @@ def notify_round_opened(sender, round_id, **kwargs):
             subject=f"[PHM] {what} {round_.code}: {round_.title}",
             template="submissions/email/round_opened.txt",
             context={**_round_context(round_), "tiebreak": tiebreak},
+            action_label="Submit your hand",
+        ),
+    )
+    if not round_.tiebreak and is_new_league(round_):
+        _announce_to_the_site(round_, path)
+
+
+def _announce_to_the_site(round_, path):
+    """A new league's round, to the site's recent players who are not in its usual audience."""
+    league = round_.league
+    outbox.notify(
+        new_league_audience(round_),
+        kind="round.opened_new_league",
+        round_=round_,
+        build=lambda user: Notice(
+            text=f"A new league, {league.name}, opened {round_.code} {round_.title}: submit your hand.",
+            path=path,
+            subject=f"[PHM] A new league opens: {league.name}, {round_.code} {round_.title}",
+            template="submissions/email/round_opened.txt",
+            context={**_round_context(round_), "tiebreak": False, "new_league": True},
             action_label="Submit your hand",
         ),
     )

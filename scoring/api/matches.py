@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from phm.pagination import page_parameters
-from phm.schema import may_conflict
+from phm.schema import forbidden_because, may_conflict
 
 from .. import matches_reply
 from ..serializers import (
@@ -75,7 +75,16 @@ class MatchAgreeView(APIView):
 class MatchChallengesView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=ChallengeSerializer, responses={201: ChallengeSerializer})
+    @extend_schema(
+        request=ChallengeSerializer,
+        responses={201: ChallengeSerializer},
+        description="Challenge the match's result with a reason (rule 6.3c), until the round is final: the "
+        "league's players (a hand in any of its rounds) and its moderators may; anyone else gets a 403 "
+        "saying so (they may still verify the result, 6.3a, by reporting it).",
+    )
+    @forbidden_because(
+        "Only the league's players (a hand in any of its rounds) and its moderators may challenge."
+    )
     def post(self, request, match_id):
         incoming = ChallengeSerializer(data=request.data)
         visible_match(match_id)

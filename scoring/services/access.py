@@ -74,5 +74,22 @@ def own_match_refusal(actor: AbstractBaseUser | AnonymousUser, match: Match) -> 
     return ""
 
 
+def challenge_refusal(user: AbstractBaseUser | AnonymousUser, match: Match) -> str:
+    """Why `user` may not challenge the result of `match`, or "" when they may. Rule 6.3c speaks of players:
+    the league's players (a hand in any of its rounds) and whoever can manage the league may challenge;
+    anyone may still verify a result (6.3a). For the service and the match page (one or two queries)."""
+    league = match.round.league
+    if not user.is_authenticated:
+        return "Log in to challenge a result."
+    if can_manage_league(user, league):
+        return ""
+    if Hand.objects.filter(round__league_id=league.pk, player_id=user.pk).exists():
+        return ""
+    return (
+        f"Only the players of {league.name} (a hand in any of its rounds) and its moderators may challenge "
+        "a result (rule 6.3c). You can still verify it: report the result you see (rule 6.3a)."
+    )
+
+
 def _players_of(match):
     return {match.hand_a.player_id, match.hand_b.player_id}

@@ -8,7 +8,7 @@ from rounds.locks import lock_round_shared
 from rounds.models import RoundState
 from submissions.models import HandStatus
 
-from .. import notifications
+from .. import moderator_notices, notifications
 from ..models import Challenge, Match, MatchReport, MatchStatus, RoundTally
 from ..outcomes import OPPONENT_POINTS, POINTS_VALUES, is_legal_pair
 from ..status import derive
@@ -101,3 +101,4 @@ def _after_change(match, action, actor, before, *, note="", extra=None):
     )
     if match.status == "disputed" and previous_status != "disputed":
         notifications.dispute_opened(match.pk)
+        moderator_notices.dispute_opened(match.pk, actor=actor)

@@ -1,5 +1,5 @@
 """The moderator's decisions: a match's result set outright (it outranks the reports), and challenges (rule
-6.3c) opened by anyone and upheld or rejected by the moderator."""
+6.3c) opened by the league's players and moderators and upheld or rejected by the moderator."""
 
 from datetime import datetime
 
@@ -7,9 +7,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from .. import notifications
+from .. import moderator_notices, notifications
 from ..models import Challenge, Match
-from .access import _require_moderator, own_match_refusal, visible_match
+from .access import _require_moderator, challenge_refusal, own_match_refusal, visible_match
 from .changes import _after_change, _clean_result, _clean_text, _lock_for_change, _snapshot, refresh_match
 from .errors import ScoringConflict, ScoringForbidden, ScoringInputError, ScoringNotFound
 
@@ -55,7 +55,11 @@ def _decide(match, actor, points_a, points_b, note):
 def challenge_match(
     *, challenger: User, match_id: int | str, reason: str, now: datetime | None = None
 ) -> Challenge:
-    """Rule 6.3c: anyone may challenge a match's result, with a reason, until the round is final."""
+    """Rule 6.3c: the league's players and moderators may challenge a match's result, with a reason, until
+    the round is final (access.challenge_refusal says who may)."""
+    refusal = challenge_refusal(challenger, visible_match(match_id, now))
+    if refusal:
+        raise ScoringForbidden(refusal)
     reason = _clean_text(reason, "reason", required=True, what="the reason for the challenge")
     with transaction.atomic():
         match = _lock_for_change(match_id, now)
@@ -72,6 +76,7 @@ def challenge_match(
             match, "match.challenged", challenger, before, note=reason, extra={"challenge": challenge.pk}
         )
         notifications.challenge_opened(challenge.pk)
+        moderator_notices.challenge_opened(challenge.pk)
     return challenge
 
 

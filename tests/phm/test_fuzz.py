@@ -133,7 +133,7 @@ API = [
         "player",
         {"points_a": _choices(6, 4, 2, 1, 0), "points_b": _choices(0, 1, 2, 4, 6), "comment": PLAIN},
     ),
-    Endpoint("challenges", "post", "/api/matches/{match}/challenges/", "outsider", {"reason": PLAIN}),
+    Endpoint("challenges", "post", "/api/matches/{match}/challenges/", "player", {"reason": PLAIN}),
     Endpoint(
         "resolve",
         "post",

@@ -78,6 +78,14 @@ def revealed_round(league, make_players):
     return make
 
 
+def plays_in_the_league(league, *users):
+    """Each of `users` gets a hand in another round of `league` (still open): a player of the league, who may
+    challenge its results (rule 6.3c), without a hand in the round a test looks at. Returns that round."""
+    round_ = RoundFactory(league=league)
+    make_hands(round_, users)
+    return round_
+
+
 def match_between(round_, number_a, number_b):
     from scoring.models import Match
 

@@ -24,7 +24,7 @@ from submissions.services.submit import tiebreak_message
 from tests import builders
 from webhooks import services as webhook_services
 
-from .conftest import match_between
+from .conftest import match_between, plays_in_the_league
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("run_on_commit_at_once")]
 
@@ -43,11 +43,13 @@ def logins_shown(text):
 
 @pytest.fixture
 def challenged_round(revealed_round, make_players, moderator):
-    """A revealed round of 3 hands: 01 v 02 reported by one side and challenged by an outsider; a bonus."""
+    """A revealed round of 3 hands: 01 v 02 reported by one side and challenged by a player of the league
+    without a hand in this round; a bonus."""
     round_, players = revealed_round(3)
     match = match_between(round_, 1, 2)
     report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
     outsider = make_players(1, prefix="x")[0]  # x1, "Forum x1"
+    plays_in_the_league(round_.league, outsider)  # a player of the league, not of this round
     challenge_match(challenger=outsider, match_id=match.pk, reason="Mox")
     award_bonus(
         actor=moderator, round_id=round_.pk, player_username="Forum p2", points=2, reason="Tribal"

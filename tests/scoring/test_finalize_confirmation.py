@@ -8,7 +8,7 @@ from scoring.services.decisions import challenge_match
 from scoring.services.finalization import open_items
 from scoring.services.reports import report_match
 
-from .conftest import match_between
+from .conftest import match_between, plays_in_the_league
 
 pytestmark = pytest.mark.django_db
 
@@ -28,6 +28,7 @@ def test_the_page_says_what_finalizing_does_before_it_is_done(
     report_match(reporter=players[0], match_id=both.pk, points_a=6, points_b=0)
     report_match(reporter=players[2], match_id=both.pk, points_a=2, points_b=2)  # disputed
     outsider = make_players(1, prefix="x")[0]
+    plays_in_the_league(round_.league, outsider)
     challenge_match(challenger=outsider, match_id=match_between(round_, 1, 2).pk, reason="Mox")
     client.force_login(moderator)
     html = page_of(client, round_)

@@ -17,7 +17,7 @@ from scoring.services.table import build_match_table
 from submissions.models import HandVersion
 from tests.factories import RoundFactory
 
-from .conftest import make_hands, match_between
+from .conftest import make_hands, match_between, plays_in_the_league
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("catalog_index")]
 
@@ -127,6 +127,7 @@ def test_a_third_party_sees_both_hands_named_in_every_choice(two_hands, client, 
 def test_the_moderator_tools_are_apart_and_name_the_hands(two_hands, client, moderator, make_players):
     players, match = two_hands
     [outsider] = make_players(1, prefix="x")
+    plays_in_the_league(match.round.league, outsider)
     report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
     challenge = challenge_match(challenger=outsider, match_id=match.pk, reason="Never played")
     client.force_login(moderator)
@@ -158,6 +159,7 @@ def test_the_moderator_tools_are_apart_and_name_the_hands(two_hands, client, mod
 def test_people_are_shown_by_forum_name_everywhere_on_the_page(two_hands, client, moderator, make_players):
     players, match = two_hands
     [outsider] = make_players(1, prefix="x")
+    plays_in_the_league(match.round.league, outsider)
     report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
     report_match(reporter=outsider, match_id=match.pk, points_a=4, points_b=1)
     challenge = challenge_match(challenger=outsider, match_id=match.pk, reason="Hmm")

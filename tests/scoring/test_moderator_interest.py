@@ -11,7 +11,7 @@ from scoring.services.bonus import award_bonus
 from scoring.services.decisions import challenge_match, resolve_challenge, set_result
 from scoring.services.reports import report_match
 
-from .conftest import match_between
+from .conftest import match_between, plays_in_the_league
 
 pytestmark = pytest.mark.django_db
 
@@ -89,6 +89,7 @@ def test_a_playing_moderator_cannot_resolve_a_challenge_on_a_rivals_match(
     rivals = match_between(round_, 2, 3)
     report_match(reporter=players[1], match_id=rivals.pk, points_a=6, points_b=0)
     [spectator] = make_players(1, prefix="spectator")
+    plays_in_the_league(rivals.round.league, spectator)
     challenge = challenge_match(challenger=spectator, match_id=rivals.pk, reason="03 wins")
     body = {"decision": "upheld", "points_a": 0, "points_b": 6, "note": "It does."}
     response = api_as(moderator).post(f"/api/challenges/{challenge.pk}/resolve/", body, format="json")
@@ -102,6 +103,7 @@ def test_a_playing_moderator_cannot_resolve_a_challenge_on_their_own_match(
     match = match_between(round_, 1, 2)
     report_match(reporter=players[1], match_id=match.pk, points_a=0, points_b=6)
     [spectator] = make_players(1, prefix="spectator")
+    plays_in_the_league(match.round.league, spectator)
     challenge = challenge_match(challenger=spectator, match_id=match.pk, reason="Hand 02 cannot win")
     body = {"decision": "rejected", "note": "It can."}
     response = api_as(moderator).post(f"/api/challenges/{challenge.pk}/resolve/", body, format="json")
@@ -131,6 +133,7 @@ def test_a_sole_moderator_may_decide_their_own_match_and_everyone_sees_it(
         reporter=players[2], match_id=match_between(round_, 1, 3).pk, points_a=0, points_b=6
     )
     [spectator] = make_players(1, prefix="spectator")
+    plays_in_the_league(round_.league, spectator)
     challenge = challenge_match(
         challenger=spectator, match_id=match_between(round_, 1, 3).pk, reason="Check it"
     )

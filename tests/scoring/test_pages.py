@@ -5,11 +5,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.models import MatchReport
+from scoring.models import Challenge, MatchReport
 from scoring.services.reports import report_match, report_row
 from tests.factories import RoundFactory
 
-from .conftest import make_hands, match_between
+from .conftest import make_hands, match_between, plays_in_the_league
 
 pytestmark = pytest.mark.django_db
 
@@ -67,10 +67,19 @@ def test_match_page_report_verify_and_challenge(revealed_round, client, make_pla
     assert MatchReport.objects.get().side == "b"
     empty = client.post(f"/matches/{match.pk}/", {"action": "report", "comment": "kept text"})
     assert "Choose a result." in empty.content.decode() and "kept text" in empty.content.decode()
-    outsider = make_players(1, prefix="x")[0]
+    outsider, league_player = make_players(2, prefix="x")
     client.force_login(outsider)
     page = client.get(f"/matches/{match.pk}/").content.decode()
+    # Anyone may verify (6.3a); only the league's players and moderators challenge (6.3c): no button, the why.
     assert "Verify or propose a result" in page
+    assert 'value="challenge"' not in page and "Only the players of League 45" in page
+    refused = client.post(f"/matches/{match.pk}/", {"action": "challenge", "reason": "Mox"})
+    assert "Only the players of League 45" in refused.content.decode()
+    assert not Challenge.objects.exists()
+    plays_in_the_league(round_.league, league_player)
+    client.force_login(league_player)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'value="challenge"' in page and "Only the players of" not in page
     no_reason = client.post(f"/matches/{match.pk}/", {"action": "challenge", "reason": ""})
     assert "Give the reason for the challenge." in no_reason.content.decode()
     client.post(f"/matches/{match.pk}/", {"action": "challenge", "reason": "Mox"})

@@ -19,7 +19,7 @@ from scoring.services.tally import compute_tally, hands_in_table, store_tally, s
 from submissions.models import HandStatus
 from submissions.services.review import review_hand
 
-from .conftest import match_between
+from .conftest import match_between, plays_in_the_league
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -185,6 +185,7 @@ def test_row_from_someone_without_a_hand_is_forbidden(revealed_round, make_playe
 def test_challenge_flow_upheld_sets_the_result_and_tells_everyone(revealed_round, make_players, moderator):
     round_, players = revealed_round(3)
     challenger = make_players(1, prefix="c")[0]
+    plays_in_the_league(round_.league, challenger)
     match = match_between(round_, 1, 2)
     report_match(reporter=players[0], match_id=match.pk, points_a=6, points_b=0)
     report_match(reporter=players[1], match_id=match.pk, points_a=6, points_b=0)
