@@ -95,6 +95,22 @@ def test_patch_deadline_and_texts_while_open_but_not_hand_size(as_moderator, lea
     assert response.json()["code"] == "conflict"
 
 
+def test_patch_refuses_an_earlier_deadline_while_open_with_400_naming_end_submissions_now(
+    as_moderator, league
+):
+    created = as_moderator.post("/api/rounds/", round_body(league), format="json").json()
+    posted = parse_datetime(created["deadline"])
+    earlier = (posted - timedelta(days=1)).isoformat()
+    response = as_moderator.patch(
+        f"/api/rounds/{created['id']}/", {"deadline": earlier, "commentary": "Sooner"}, format="json"
+    )
+    assert response.status_code == 400
+    (message,) = response.json()["deadline"]
+    assert "only move later" in message and "End submissions now" in message
+    round_ = Round.objects.get(pk=created["id"])
+    assert round_.deadline == posted and round_.commentary == ""
+
+
 def test_close_is_idempotent_and_then_patch_is_409(as_moderator, league):
     created = as_moderator.post("/api/rounds/", round_body(league), format="json").json()
     first = as_moderator.post(f"/api/rounds/{created['id']}/close/")

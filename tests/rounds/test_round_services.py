@@ -206,6 +206,60 @@ def test_extend_deadline_must_move_it_later(league, moderator):
     assert entry.after["deadline"].startswith("2026-12-04T12:00")
 
 
+def test_an_open_rounds_deadline_is_not_moved_earlier_by_an_edit(league, moderator):
+    round_ = new_round(league, moderator)
+    posted = round_.deadline
+    with pytest.raises(RoundInputError) as refused:
+        services.update_round(
+            actor=moderator,
+            round_id=round_.pk,
+            now=NOON,
+            changes={"title": "Shorter", "deadline": posted - timedelta(hours=1)},
+        )
+    assert refused.value.http_status == 400  # as extend_deadline refuses an earlier time
+    (message,) = refused.value.errors["deadline"]
+    assert "only move later" in message and "End submissions now" in message
+    round_.refresh_from_db()
+    assert (round_.deadline, round_.title) == (posted, "5 Card Alphabetized")  # nothing of the edit kept
+    assert not audit_trail(round_).filter(action="round.changed").exists()
+    # Later is fine, and so is the deadline as it stands.
+    later = services.update_round(
+        actor=moderator, round_id=round_.pk, now=NOON, changes={"deadline": posted + timedelta(hours=1)}
+    )
+    assert later.deadline == posted + timedelta(hours=1)
+    same = services.update_round(
+        actor=moderator, round_id=round_.pk, now=NOON, changes={"title": "Same", "deadline": later.deadline}
+    )
+    assert same.title == "Same" and same.deadline == posted + timedelta(hours=1)
+
+
+def test_an_edit_made_before_an_extension_cannot_undo_it(league, moderator):
+    """Two moderators: one extends the deadline, the other saves the edit form they opened before, with the
+    deadline it showed then. The extension stands; the edit is refused and says why."""
+    round_ = new_round(league, moderator)
+    shown = round_.deadline
+    services.extend_deadline(
+        actor=moderator, round_id=round_.pk, now=NOON, new_deadline=shown + timedelta(days=1)
+    )
+    with pytest.raises(RoundInputError, match="only move later"):
+        services.update_round(
+            actor=moderator, round_id=round_.pk, now=NOON, changes={"title": "Renamed", "deadline": shown}
+        )
+    round_.refresh_from_db()
+    assert round_.deadline == shown + timedelta(days=1)
+
+
+def test_a_drafts_deadline_may_move_earlier(league, moderator):
+    draft = new_round(league, moderator, open_now=False)
+    earlier = draft.deadline - timedelta(days=1)
+    assert (
+        services.update_round(
+            actor=moderator, round_id=draft.pk, now=NOON, changes={"deadline": earlier}
+        ).deadline
+        == earlier
+    )
+
+
 def test_close_now_is_idempotent_and_audited_once(league, moderator):
     round_ = new_round(league, moderator)
     closed_at = NOON + timedelta(hours=5)
