@@ -100,6 +100,7 @@ def league_create(request):
             league = league_services.create_league(
                 actor=request.user,
                 name=form.cleaned_data["name"],
+                number=form.cleaned_data["number"],
                 rounds_planned=form.cleaned_data["rounds_planned"],
                 tiebreak_rounds_allowed=form.cleaned_data["tiebreak_rounds_allowed"],
                 moderators=list(form.cleaned_data["moderators"]),
@@ -180,7 +181,8 @@ def round_edit(request, round_id):
     if round_.state == RoundState.OPEN and not imported:
         form.fields["deadline"].help_text += format_html(
             " While the round is open the deadline only moves later; to close it early, use "
-            "<strong>End submissions now</strong> on the round's page."
+            "<strong>{}</strong> on the round's page.",
+            "End submissions now",
         )
     if request.method == "POST" and form.is_valid():
         values = form.rule_values()
