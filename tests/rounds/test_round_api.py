@@ -132,6 +132,24 @@ def test_create_league(as_moderator):
     assert again.status_code == 400
 
 
+def test_a_league_named_with_a_trailing_number_is_not_numbered_by_it(as_moderator):
+    first = as_moderator.post("/api/leagues/", {"name": "Summer Cup 2"}, format="json")
+    second = as_moderator.post("/api/leagues/", {"name": "Winter Cup 2"}, format="json")
+    assert (first.status_code, second.status_code) == (201, 201)
+    assert first.json()["number"] is None and second.json()["number"] is None
+
+
+def test_a_league_may_be_given_its_number(as_moderator):
+    response = as_moderator.post("/api/leagues/", {"name": "Summer Cup", "number": 7}, format="json")
+    assert response.status_code == 201 and response.json()["number"] == 7
+    taken = as_moderator.post("/api/leagues/", {"name": "Winter Cup", "number": 7}, format="json")
+    assert taken.status_code == 400
+    assert taken.json()["number"] == ["League number 7 is already taken."]
+    disagree = as_moderator.post("/api/leagues/", {"name": "League 8", "number": 9}, format="json")
+    assert disagree.status_code == 400 and "says league 8" in disagree.json()["number"][0]
+    assert as_moderator.post("/api/leagues/", {"name": "Cup", "number": 0}, format="json").status_code == 400
+
+
 def test_unknown_round_is_json_404(api_client):
     response = api_client.get("/api/rounds/999999/")
     assert response.status_code == 404

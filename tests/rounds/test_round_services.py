@@ -300,6 +300,56 @@ def test_league_number_comes_from_its_name(moderator):
         league_services.create_league(actor=moderator, name="league 46")
 
 
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [
+        ("League 45", 45),
+        ("league 45", 45),  # names are unique whatever their case: the same name, the same number
+        ("LEAGUE   045", 45),
+        ("Summer Cup 2", None),
+        ("PHM League 45", None),
+        ("League 45 Finals", None),
+        ("League #45", None),
+        ("2024 League", None),
+        ("League \u0664\u0665", None),  # Arabic-Indic digits are not the community's numbers
+    ],
+)
+def test_only_a_name_of_the_form_league_45_gives_a_number(name, number):
+    assert league_services.league_number_from_name(name) == number
+
+
+def test_a_name_ending_in_a_number_neither_numbers_the_league_nor_takes_the_number(moderator):
+    summer = league_services.create_league(actor=moderator, name="Summer Cup 2")
+    winter = league_services.create_league(actor=moderator, name="Winter Cup 2")
+    assert summer.number is None and winter.number is None
+    league_services.create_league(actor=moderator, name="League 2")  # the community's league 2 is still free
+    round_ = new_round(summer, moderator)
+    assert round_.code == "Summer Cup 2 #01"
+
+
+def test_an_explicit_number_numbers_any_league_once(moderator):
+    cup = league_services.create_league(actor=moderator, name="Summer Cup", number=7)
+    assert cup.number == 7
+    assert new_round(cup, moderator).code == "7:01"
+    assert audit_trail(cup).get(action="league.created").after["number"] == 7
+    with pytest.raises(RoundInputError) as taken:
+        league_services.create_league(actor=moderator, name="League 7")
+    assert taken.value.errors == {"name": ["League number 7 is already taken."]}
+    with pytest.raises(RoundInputError) as taken:
+        league_services.create_league(actor=moderator, name="Winter Cup", number=7)
+    assert taken.value.errors == {"number": ["League number 7 is already taken."]}
+    with pytest.raises(RoundInputError) as disagree:
+        league_services.create_league(actor=moderator, name="League 45", number=46)
+    assert "says league 45" in disagree.value.errors["number"][0]
+    assert league_services.create_league(actor=moderator, name="League 45", number=45).number == 45
+    for wrong in (0, -3, True, "8"):
+        with pytest.raises(RoundInputError) as refused:
+            league_services.create_league(actor=moderator, name=f"Cup {wrong!r}", number=wrong)
+        assert list(refused.value.errors) == ["number"]
+    with pytest.raises(RoundInputError, match="up to 999,999"):
+        league_services.create_league(actor=moderator, name="Big Cup", number=1_000_000)
+
+
 def test_who_manages_a_league(league, moderator, other_moderator, player, user_model):
     open_league = league_services.create_league(actor=moderator, name="League 50")
     admin = user_model.objects.create_superuser("root", "r@example.com", "pw-root-123456")
