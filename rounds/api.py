@@ -108,8 +108,10 @@ class CardSearchView(APIView):
     @extend_schema(
         summary="Autocomplete card names, or filter the catalog with a Scryfall-style query",
         description=(
-            f"A plain name: up to {AUTOCOMPLETE_LIMIT} cards whose name (or a face name) starts with, then "
-            'contains, `q` (a list). A query with filter syntax (`t:dragon mv<=3 -c:u`, `o:"draw a card"`, '
+            f"A plain name: up to {AUTOCOMPLETE_LIMIT} cards (a list), the likeliest first: the card named "
+            "`q`, then those in whose name (or a face name) every word of `q` starts a word, in order, then "
+            "those whose name contains `q`; among equals the cards in the most revealed hands here, then the "
+            'most reprinted. A query with filter syntax (`t:dragon mv<=3 -c:u`, `o:"draw a card"`, '
             '`or`, parentheses): `{"results": [...], "total", "limit", "offset"}` sorted by name; '
             '400 `{"detail", "position"}` (0-based) when it does not parse. Syntax: README, Card search.'
         ),

@@ -69,7 +69,16 @@ def show_deadline_bounds(field, now=None):
 
 class LeagueForm(forms.Form):
     name = forms.CharField(
-        max_length=100, help_text='For example "League 45": its number is used in round codes.'
+        max_length=100,
+        help_text='For example "League 45": a name of that form gives the league its number, used in round '
+        "codes (45:01).",
+    )
+    number = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label="League number",
+        help_text='Only for a name not of the form "League 45" that should still number its rounds '
+        "(7 → round codes 7:01, 7:02…). Leave empty otherwise.",
     )
     rounds_planned = forms.IntegerField(
         min_value=1, max_value=20, initial=4, help_text="Normally 4 (rule 5.1)."

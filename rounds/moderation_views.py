@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import is_moderator
@@ -99,6 +100,7 @@ def league_create(request):
             league = league_services.create_league(
                 actor=request.user,
                 name=form.cleaned_data["name"],
+                number=form.cleaned_data["number"],
                 rounds_planned=form.cleaned_data["rounds_planned"],
                 tiebreak_rounds_allowed=form.cleaned_data["tiebreak_rounds_allowed"],
                 moderators=list(form.cleaned_data["moderators"]),
@@ -176,9 +178,17 @@ def round_edit(request, round_id):
         imported=imported,
         initial=RoundForm.initial_for(round_),
     )
+    if round_.state == RoundState.OPEN and not imported:
+        form.fields["deadline"].help_text += format_html(
+            " While the round is open the deadline only moves later; to close it early, use "
+            "<strong>{}</strong> on the round's page.",
+            "End submissions now",
+        )
     if request.method == "POST" and form.is_valid():
         values = form.rule_values()
         changes = {name: value for name, value in values.items() if name not in locked}
+        if _only_the_seconds_differ(changes.get("deadline"), round_.deadline):
+            del changes["deadline"]  # left as shown: the box has minutes, the deadline has seconds
         try:
             round_lifecycle.update_round(
                 actor=request.user, round_id=round_.pk, now=timezone.now(), changes=changes
@@ -198,6 +208,13 @@ def round_edit(request, round_id):
         "rounds/moderate/round_form.html",
         {"form": form, "round": round_, "creating": False, "imported": imported},
     )
+
+
+def _only_the_seconds_differ(typed, deadline):
+    """Whether the deadline box still holds the deadline it showed, which has seconds the box has not (a
+    deadline set through the API): saving the form unchanged must not move it, least of all earlier."""
+    shown = deadline.replace(second=0, microsecond=0)
+    return typed is not None and typed == shown and shown != deadline
 
 
 @moderator_required

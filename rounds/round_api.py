@@ -47,8 +47,15 @@ class LeagueSerializer(StrictModelSerializer):
             "moderators",
             "created_at",
         ]
-        read_only_fields = ["id", "number", "state", "moderators", "created_at"]
+        read_only_fields = ["id", "state", "moderators", "created_at"]
         extra_kwargs = {
+            "number": {
+                "min_value": 1,
+                "max_value": league_services.MAX_LEAGUE_NUMBER,
+                "validators": [],  # the service says which field took the number (the name, or this one)
+                "help_text": "Round codes use it (45:01). Given, or taken from a name of the form "
+                "“League 45”; any other name has none unless given.",
+            },
             "rounds_planned": {"min_value": 1, "max_value": 32767},
             "tiebreak_rounds_allowed": {"min_value": 0, "max_value": league_services.MAX_TIEBREAK_ROUNDS},
         }
@@ -265,6 +272,7 @@ class LeagueCreateView(generics.GenericAPIView):
         league = league_services.create_league(
             actor=request.user,
             name=incoming.validated_data["name"],
+            number=incoming.validated_data.get("number"),
             rounds_planned=incoming.validated_data.get("rounds_planned", 4),
             tiebreak_rounds_allowed=incoming.validated_data.get("tiebreak_rounds_allowed", 1),
         )

@@ -8,5 +8,11 @@ class StatsConfig(AppConfig):
     name = "stats"
 
     def ready(self):
+        from rounds.catalog.popularity import register_play_counter
+
         # card_pages: a card's metagame on the rounds app's card page.
         from . import card_pages  # noqa: F401
+        from .metagame import hands_per_card
+
+        # Autocomplete offers first the cards played in the most revealed hands.
+        register_play_counter(hands_per_card)

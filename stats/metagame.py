@@ -10,6 +10,7 @@ of hands, not millions.
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.urls import reverse
 from django.utils import timezone
@@ -75,6 +76,21 @@ def revealed_hand_cards(now=None, *, league_id=None):
     if league_id is not None:
         versions = versions.filter(hand__round__league_id=league_id)
     return list(versions.values_list("hand_id", "hand__round_id", "cards", "hand__tally__league_points"))
+
+
+def hands_per_card(now: datetime | None = None) -> dict[str, int]:
+    """{card name: revealed hands in the tables holding it} (one query): what autocomplete ranks by
+    (rounds.catalog.popularity). Only public hands count, so the ranking tells nothing before a deadline."""
+    now = now or timezone.now()
+    versions = HandVersion.objects.filter(revealed_rounds_q(now, "hand__round__"), is_current=True).exclude(
+        hand__status=HandStatus.DISQUALIFIED
+    )
+    counts: dict[str, int] = defaultdict(int)
+    for cards in versions.values_list("cards", flat=True):
+        for name in set(cards or ()):
+            if isinstance(name, str) and name:
+                counts[name] += 1
+    return dict(counts)
 
 
 def _usage(rows):

@@ -3,20 +3,25 @@
 Order: exact (case-insensitive) → normalised (accents, quotes, punctuation, spacing, `//`, face names) →
 fuzzy suggestions. A fuzzy match is never accepted: it comes back with `card=None` and suggestions the user
 must confirm. Lookups run against an in-memory index built lazily from the database (three queries) and
-rebuilt when the catalog changes, so a resolution costs microseconds and no query.
+rebuilt when the catalog changes, so a resolution costs microseconds and no query. Autocomplete ranks with
+the index's words (rounds.catalog.word_index) and this site's play counts (rounds.catalog.popularity).
 """
 
 import bisect
+import heapq
 import threading
 import time
 from dataclasses import dataclass
 
 import numpy as np
 from django.core.cache import cache
+from django.db.models import Count
 from rapidfuzz import fuzz, process
 
 from .names import name_variants, normalize_name
+from .popularity import play_counts
 from .prefilter import LetterCountFilter
+from .word_index import WordIndex
 
 SUGGESTION_LIMIT = 5
 AUTOCOMPLETE_LIMIT = 20
@@ -108,9 +113,11 @@ class CatalogIndex:
         self.exact = {}
         ranked = {}  # normalised key → (rank, card position): the best claim on a key wins
         position_by_id = {}
+        printings = []  # by card position: how many sets printed the card
         for row in cards:
             position = len(self.cards)
             position_by_id[row["id"]] = position
+            printings.append(row.get("printing_count") or 0)
             self.cards.append(
                 CardRef(
                     row["id"],
@@ -140,6 +147,14 @@ class CatalogIndex:
         self.sorted_positions = [self.normalized[key] for key in self.sorted_keys]
         self.letter_counts = LetterCountFilter(self.sorted_keys)
         self.sorted_key_array = np.array(self.sorted_keys, dtype=object)
+        # The catalog's own sign of the cards people want: the most reprinted first, then by name (position →
+        # rank).
+        self.popularity_rank = [0] * len(self.cards)
+        by_popularity = sorted(range(len(self.cards)), key=lambda p: (-printings[p], self.cards[p].name))
+        for rank, position in enumerate(by_popularity):
+            self.popularity_rank[position] = rank
+        self._word_index = None  # built on the first autocomplete (word_index)
+        self._played = (None, {})  # (the play counts given, card position → revealed hands holding it)
 
     @staticmethod
     def _claim(ranked, key, rank, position):
@@ -187,7 +202,10 @@ class CatalogIndex:
                     break
                 prefix_score = PREFIX_SCORE_WEIGHT * fuzz.ratio(key, candidate[: len(key)], processor=None)
                 scores[key_position] = max(scores.get(key_position, 0.0), prefix_score)
-        ranked = sorted(scores.items(), key=lambda item: (-item[1], keys[item[0]]))
+        # Equal scores ("lightnig bo": Lightning Blow and Lightning Bolt alike) go to the card the catalog
+        # shows more people want.
+        rank, positions = self.popularity_rank, self.sorted_positions
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], rank[positions[item[0]]], keys[item[0]]))
         suggestions, seen = [], set()
         for key_position, score in ranked:
             if score < SUGGESTION_CUTOFF:
@@ -200,30 +218,57 @@ class CatalogIndex:
                 break
         return tuple(suggestions)
 
-    def autocomplete(self, text, limit=AUTOCOMPLETE_LIMIT):
-        """Cards whose name (or a face name) starts with what was typed, then those containing it."""
+    def word_index(self):
+        """Whole-word prefixes of the lookup keys (rounds.catalog.word_index), built on first use."""
+        if self._word_index is None:
+            self._word_index = WordIndex(self.sorted_keys, self.sorted_positions)
+        return self._word_index
+
+    def _played_positions(self, plays):
+        """{card position: revealed hands holding it} for `plays` (card name → hands), kept while the same
+        counts come back."""
+        source, played = self._played
+        if source is not plays:
+            played = {}
+            for name, hands in plays.items():
+                position = self.exact.get(name.casefold()) if isinstance(name, str) else None
+                if position is not None and hands > 0:
+                    played[position] = played.get(position, 0) + hands
+            self._played = (plays, played)
+        return played
+
+    def _likeliest(self, cards, count, played):
+        """The `count` likeliest of `cards` (positions): the most played here first, then the most reprinted,
+        then by name. The cards nobody played are ranked by a C-level key: a short prefix has thousands."""
+        rank = self.popularity_rank
+        hot = sorted(cards & played.keys(), key=lambda position: (-played[position], rank[position]))
+        if len(hot) >= count:
+            return hot[:count]
+        cold = cards.difference(hot) if hot else cards
+        return hot + heapq.nsmallest(count - len(hot), cold, key=rank.__getitem__)
+
+    def autocomplete(self, text, limit=AUTOCOMPLETE_LIMIT, plays=None):
+        """Cards for a name typed so far, the likeliest first: the card named exactly so; then the cards in
+        whose name (or a face name) every typed word starts a word, in order (`lightnin bo`: Lightning Bolt,
+        `bolt`: Lightning Bolt and Bolt Bend); then those whose name contains the text. Within each group the
+        cards this site's players play most come first (`plays`: card name → revealed hands holding it), then
+        the most reprinted."""
         key = normalize_name(text)
-        if not key:
+        if not key or limit < 1:
             return []
-        found, seen = [], set()
-
-        def take(position):
-            card = self.cards[position]
-            if card.id not in seen:
-                seen.add(card.id)
-                found.append(card)
-            return len(found) >= limit
-
-        start = bisect.bisect_left(self.sorted_keys, key)
-        for index in range(start, len(self.sorted_keys)):
-            if not self.sorted_keys[index].startswith(key):
-                break
-            if take(self.sorted_positions[index]):
-                return found
-        for index, candidate in enumerate(self.sorted_keys):
-            if key in candidate and not candidate.startswith(key) and take(self.sorted_positions[index]):
-                break
-        return found
+        played = self._played_positions(plays) if plays else {}
+        found = []
+        exact = self.normalized.get(key)
+        if exact is not None:
+            found.append(exact)
+        cards = self.word_index().matching_cards(key.split(" "))
+        cards.difference_update(found)
+        found += self._likeliest(cards, limit - len(found), played)
+        if len(found) < limit:
+            containing = self.word_index().containing_cards(key)
+            containing.difference_update(found)
+            found += self._likeliest(containing, limit - len(found), played)
+        return [self.cards[position] for position in found[:limit]]
 
 
 _lock = threading.Lock()
@@ -246,8 +291,10 @@ def _build_index():
     from rounds.models import Card, CardFace, CatalogVersion
 
     latest = CatalogVersion.objects.order_by("-id").values("id", "as_of").first() or {"id": 0, "as_of": None}
-    cards = Card.objects.order_by("id").values(
-        "id", "name", "oracle_name", "slug", "type_line", "mana_value", "first_printed", "paper"
+    cards = (
+        Card.objects.order_by("id")
+        .values("id", "name", "oracle_name", "slug", "type_line", "mana_value", "first_printed", "paper")
+        .annotate(printing_count=Count("printings"))
     )
     faces = CardFace.objects.order_by("card_id", "position").values_list("card_id", "name")
     return CatalogIndex(
@@ -315,8 +362,10 @@ def resolve_name(text, *, index=None):
 
 
 def search_cards(text, limit=AUTOCOMPLETE_LIMIT):
-    """Autocomplete: up to `limit` cards matching what was typed so far."""
-    return get_index().autocomplete(text if isinstance(text, str) else "", limit=limit)
+    """Autocomplete: up to `limit` cards matching what was typed so far, the likeliest first (the cards this
+    site's players play most among equals: rounds.catalog.popularity, one query at most every few minutes)."""
+    text = text if isinstance(text, str) else ""
+    return get_index().autocomplete(text, limit=limit, plays=play_counts() if text.strip() else None)
 
 
 def catalog_as_of():

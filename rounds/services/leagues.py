@@ -14,14 +14,21 @@ from ..models import League
 from ..permissions import can_manage_league
 from .errors import RoundConflict, RoundInputError
 
-# The highest league number a name may end in (the forum is at a few dozen; the column holds 2,147,483,647).
+# The highest league number (the forum is at a few dozen; the column holds 2,147,483,647).
 MAX_LEAGUE_NUMBER = 999_999
+# The community's own form of a numbered league's name: "League 45". Only a name that is exactly that sets the
+# number — in any case, since names are unique whatever their case ("league 45" is the same name); a name that
+# merely ends in digits ("Summer Cup 2") does not. Any other name gets a number only from the number field.
+# Leagues numbered before by a trailing number keep it: their round codes are already posted and searched for,
+# and nothing stored tells a wanted number from an accidental one (no data migration).
+_NUMBERED_LEAGUE_NAME = re.compile(r"league\s+([0-9]+)", re.IGNORECASE)
 
 
 def league_number_from_name(name: str) -> int | None:
-    """ "League 45" → 45: the forum numbers leagues, and round codes (45:01) use that number. Digits beyond
-    MAX_LEAGUE_NUMBER are returned as they are; league_number_problem names them."""
-    match = re.search(r"(\d+)\s*$", name.strip())
+    """ "League 45" → 45: the forum numbers leagues, and round codes (45:01) use that number. None for any
+    other name ("Summer Cup 2" included). Digits beyond MAX_LEAGUE_NUMBER are returned as they are;
+    league_number_problem names them."""
+    match = _NUMBERED_LEAGUE_NAME.fullmatch(name.strip())
     if not match:
         return None
     digits = match.group(1).lstrip("0") or "0"
@@ -33,10 +40,35 @@ def league_number_problem(number: int | None) -> str | None:
     """Why `number` cannot be a league's number, or None."""
     if number is not None and number > MAX_LEAGUE_NUMBER:
         return (
-            f"A league's number (the number its name ends in) goes up to {MAX_LEAGUE_NUMBER:,}: "
-            "end the name with a smaller number."
+            f"A league's number (the number in “League 45”) goes up to {MAX_LEAGUE_NUMBER:,}: "
+            "choose a smaller number."
         )
     return None
+
+
+def _league_number(name, number, errors):
+    """The new league's number: the explicit `number`, else the one its name gives ("League 45"), else None.
+    Problems go to `errors` under the field that set the number."""
+    from_name = league_number_from_name(name)
+    field = "name"
+    if number is not None:
+        field = "number"
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            errors["number"] = ["A league's number is a whole number from 1, as in round codes (45:01)."]
+            return None
+        if from_name is not None and from_name != number:
+            errors["number"] = [
+                f"The name “{name}” says league {from_name}: leave the number empty, or make them agree."
+            ]
+            return None
+    else:
+        number = from_name
+    problem = league_number_problem(number)
+    if problem:
+        errors[field] = [problem]
+    elif number is not None and League.objects.filter(number=number).exists():
+        errors[field] = [f"League number {number} is already taken."]
+    return number
 
 
 MAX_TIEBREAK_ROUNDS = 20
@@ -85,19 +117,20 @@ def create_league(
     rounds_planned: int = 4,
     moderators: Sequence[User] = (),
     tiebreak_rounds_allowed: int = 1,
+    number: int | None = None,
 ) -> League:
+    """A new league. Its number (round codes 45:01) is `number` when given, else the one a name in the
+    community's form gives ("League 45"), else none (round codes then read "Summer Cup #01")."""
     name = clean_name(name)
     errors: dict[str, list[str]] = {}
     if not name:
         errors["name"] = ["A league needs a name, such as “League 45”."]
     elif League.objects.filter(name__iexact=name).exists():
         errors["name"] = [f"There is already a league called “{name}”."]
-    number = league_number_from_name(name)
-    number_problem = league_number_problem(number)
-    if "name" not in errors and number_problem:
-        errors["name"] = [number_problem]
-    elif "name" not in errors and number is not None and League.objects.filter(number=number).exists():
-        errors["name"] = [f"League number {number} is already taken."]
+    number_errors: dict[str, list[str]] = {}
+    number = _league_number(name, number, number_errors)
+    for field, problems in number_errors.items():
+        errors.setdefault(field, problems)
     if not isinstance(rounds_planned, int) or rounds_planned < 1:
         errors["rounds_planned"] = ["Plan at least one round."]
     _clean_tiebreak_rounds_allowed(tiebreak_rounds_allowed, errors)
@@ -117,6 +150,7 @@ def create_league(
         actor=actor,
         after={
             "name": name,
+            "number": number,
             "rounds_planned": rounds_planned,
             "tiebreak_rounds_allowed": tiebreak_rounds_allowed,
             "moderators": [m.username for m in moderators],

@@ -85,6 +85,19 @@ def _is_open(round_, now):
     return round_.state == RoundState.OPEN and round_.deadline > now
 
 
+# Rule 4.2: players may change their hands "until the posted deadline". While a round is open its deadline
+# only moves later (the edit here, or extend_deadline); ending submissions early is close_round_now, public
+# and audited as such. The refusal is a 400 on the deadline field, as extend_deadline's is.
+EARLIER_DEADLINE_REFUSED = (
+    "The round is open: its deadline can only move later, never earlier (players rely on the posted "
+    "deadline, rule 4.2). To end submissions early, use “End submissions now”."
+)
+
+
+def _moves_an_open_deadline_earlier(round_, deadline):
+    return round_.state == RoundState.OPEN and isinstance(deadline, datetime) and deadline < round_.deadline
+
+
 def _announce_deadline(round_):
     """Tell listeners (the reveal scheduler) about the deadline, once the change is committed."""
     round_id, deadline = round_.pk, round_.deadline
@@ -124,9 +137,9 @@ def create_round(
 
 @transaction.atomic
 def update_round(*, actor: User, round_id: int, now: datetime, changes: Mapping[str, Any]) -> Round:
-    """Edit a draft freely; an open round only its texts, deadline and extra bans (docs/api.md PATCH); an
-    imported round, whatever its state, only the rules its forum post described and whether it counts in the
-    standings (`EDITABLE_WHEN_IMPORTED`)."""
+    """Edit a draft freely; an open round only its texts, extra bans and deadline, which only moves later
+    (EARLIER_DEADLINE_REFUSED; docs/api.md PATCH); an imported round, whatever its state, only the rules its
+    forum post described and whether it counts in the standings (`EDITABLE_WHEN_IMPORTED`)."""
     round_ = _lock(round_id)
     imported = bool(round_.imported_fingerprint)
     if imported:
@@ -161,7 +174,10 @@ def update_round(*, actor: User, round_id: int, now: datetime, changes: Mapping[
     if imported:
         clean_archived_deadline(round_, changes, now, errors)
     elif "deadline" in changes:
-        check_deadline(changes["deadline"], now, errors)
+        if _moves_an_open_deadline_earlier(round_, changes["deadline"]):
+            errors["deadline"] = [EARLIER_DEADLINE_REFUSED]
+        else:
+            check_deadline(changes["deadline"], now, errors)
     if errors:
         raise RoundInputError(errors)
     before = _round_values(round_)

@@ -426,8 +426,9 @@ def test_importing_twice_is_refused_unless_renamed(full_league, tmp_path):
     with pytest.raises(CommandError, match="already exists here") as refused:
         call_command("import_league", str(path), stdout=io.StringIO())
     assert refused.value.returncode == 1
-    with pytest.raises(TransferConflict, match="League number 45 is already taken"):
-        import_league(json.loads(path.read_text()), rename="Moved League 45")
+    League.objects.create(name="Summer Cup", number=47)  # numbered explicitly
+    with pytest.raises(TransferConflict, match="League number 47 is already taken"):
+        import_league(json.loads(path.read_text()), rename="League 47")
 
     count = AuditEntry.objects.count()
     call_command("import_league", str(path), "--rename", "League 46", stdout=io.StringIO())

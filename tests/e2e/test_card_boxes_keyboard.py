@@ -64,7 +64,7 @@ def test_enter_in_the_round_forms_card_box_adds_the_card_and_never_publishes(
     expect(page.locator("#ban-suggestions")).to_contain_text("No card name contains “xyzzy”")
     page.keyboard.press("Enter")
     search.fill("")
-    type_slowly(page, search, "wear tear")
+    type_slowly(page, search, "waer tear")
     expect(page.locator("#ban-suggestions")).to_contain_text("Did you mean")
     page.keyboard.press("Enter")  # a "did you mean" guess is picked only when highlighted
     expect(page.get_by_label(field("Additional banned cards"))).to_have_value("Dark Ritual\nBlack Lotus")
@@ -88,11 +88,11 @@ def test_enter_in_a_hand_form_card_field_picks_and_never_submits(
     page.goto(f"{live_server.url}/rounds/{vintage_round.pk}/my-hand/")
     card_1, card_2 = page.get_by_label("Card 1", exact=True), page.get_by_label("Card 2", exact=True)
 
-    type_slowly(page, card_1, "lightnin bolt")
+    type_slowly(page, card_1, "lightnig bolt")
     suggestions = page.locator("#suggest-1")
     expect(suggestions).to_contain_text("Did you mean")
     page.keyboard.press("Enter")  # only a guess is offered: Enter takes nothing and submits nothing
-    expect(card_1).to_have_value("lightnin bolt")
+    expect(card_1).to_have_value("lightnig bolt")
     expect(card_1).to_be_focused()
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
@@ -102,9 +102,17 @@ def test_enter_in_a_hand_form_card_field_picks_and_never_submits(
 
     type_slowly(page, card_2, "dark ritu")
     expect(page.locator("#suggest-2").get_by_role("option", name=re.compile("Dark Ritual"))).to_be_visible()
-    page.keyboard.press("Enter")  # a card whose name contains the text: the first one is taken
+    page.keyboard.press("Enter")  # a card whose name matches the text: the first one is taken
     expect(card_2).to_have_value("Dark Ritual")
-    expect(page.get_by_label("Card 3", exact=True)).to_be_focused()
+    card_3 = page.get_by_label("Card 3", exact=True)
+    expect(card_3).to_be_focused()
+
+    # The start of each word is enough, and the card meant comes first: Lightning Bolt, not Lightning Blow.
+    type_slowly(page, card_3, "lightnin bo")
+    expect(page.locator("#suggest-3").get_by_role("option").first).to_contain_text("Lightning Bolt")
+    page.keyboard.press("Enter")
+    expect(card_3).to_have_value("Lightning Bolt")
+    expect(page.get_by_label("Card 4", exact=True)).to_be_focused()
 
     page.keyboard.press("Enter")  # an empty card field: still no submission
     assert page.url.endswith(f"/rounds/{vintage_round.pk}/my-hand/")
@@ -124,8 +132,8 @@ def test_the_card_search_box_opens_the_highlighted_card_or_searches(live_server,
 
     page.goto(f"{live_server.url}/cards/")
     box = page.get_by_label("Card name or query")
-    type_slowly(page, box, "wear tear")
+    type_slowly(page, box, "waer tear")
     expect(page.locator("#card-suggestions")).to_contain_text("Did you mean")
     page.keyboard.press("Enter")  # nothing highlighted: the search itself, with the same answer
-    expect(page).to_have_url(re.compile(r"/cards/\?q=wear\+tear$"))
+    expect(page).to_have_url(re.compile(r"/cards/\?q=waer\+tear$"))
     expect(page.locator("#name-no-match")).to_contain_text("Did you mean Wear // Tear")

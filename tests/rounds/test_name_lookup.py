@@ -37,9 +37,11 @@ def unescape(names):
 @pytest.mark.parametrize(
     ("query", "expected_match", "expected_suggestion"),
     [
-        ("wear tear", None, "Wear // Tear"),
+        ("wear tear", "Wear // Tear", None),  # every typed word starts a word of the name: a match
         ("bolt", "Bolt of Keranos", None),
-        ("lightnin bolt", None, "Lightning Bolt"),
+        ("lightnin bolt", "Lightning Bolt", None),
+        ("lightnig bolt", None, "Lightning Bolt"),  # a typo: only "did you mean"
+        ("waer tear", None, "Wear // Tear"),
         ("xyzzy", None, None),
     ],
 )
@@ -75,7 +77,7 @@ def test_the_hand_form_boxes_get_the_same_answer(client, catalog_index, player, 
     )  # fmt: skip
     client.force_login(player)
     html = client.get(
-        f"/rounds/{round_.pk}/my-hand/suggest/", {"index": 2, "card_2": "wear tear"}
+        f"/rounds/{round_.pk}/my-hand/suggest/", {"index": 2, "card_2": "waer tear"}
     ).content.decode()
     assert NO_MATCH in html and 'data-card-name="Wear // Tear"' in html and "data-suggestion" in html
 

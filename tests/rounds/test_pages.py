@@ -44,7 +44,11 @@ def test_search_page(client, catalog_index, django_assert_max_num_queries):
     assert client.get("/cards/").status_code == 200
 
 
-def test_htmx_autocomplete_fragment(client, catalog_index, django_assert_max_num_queries):
+def test_htmx_autocomplete_fragment(
+    client, catalog_index, django_assert_num_queries, django_assert_max_num_queries
+):
+    with django_assert_num_queries(1):  # the play counts autocomplete ranks by, then kept for minutes
+        client.get("/cards/autocomplete/", {"q": "bolt"}, HTTP_HX_REQUEST="true")
     with django_assert_max_num_queries(0):
         response = client.get("/cards/autocomplete/", {"q": "wear"}, HTTP_HX_REQUEST="true")
     html = response.content.decode()

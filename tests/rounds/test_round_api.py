@@ -95,6 +95,22 @@ def test_patch_deadline_and_texts_while_open_but_not_hand_size(as_moderator, lea
     assert response.json()["code"] == "conflict"
 
 
+def test_patch_refuses_an_earlier_deadline_while_open_with_400_naming_end_submissions_now(
+    as_moderator, league
+):
+    created = as_moderator.post("/api/rounds/", round_body(league), format="json").json()
+    posted = parse_datetime(created["deadline"])
+    earlier = (posted - timedelta(days=1)).isoformat()
+    response = as_moderator.patch(
+        f"/api/rounds/{created['id']}/", {"deadline": earlier, "commentary": "Sooner"}, format="json"
+    )
+    assert response.status_code == 400
+    (message,) = response.json()["deadline"]
+    assert "only move later" in message and "End submissions now" in message
+    round_ = Round.objects.get(pk=created["id"])
+    assert round_.deadline == posted and round_.commentary == ""
+
+
 def test_close_is_idempotent_and_then_patch_is_409(as_moderator, league):
     created = as_moderator.post("/api/rounds/", round_body(league), format="json").json()
     first = as_moderator.post(f"/api/rounds/{created['id']}/close/")
@@ -114,6 +130,24 @@ def test_create_league(as_moderator):
     assert response.json()["rounds_planned"] == 5
     again = as_moderator.post("/api/leagues/", {"name": "League 46"}, format="json")
     assert again.status_code == 400
+
+
+def test_a_league_named_with_a_trailing_number_is_not_numbered_by_it(as_moderator):
+    first = as_moderator.post("/api/leagues/", {"name": "Summer Cup 2"}, format="json")
+    second = as_moderator.post("/api/leagues/", {"name": "Winter Cup 2"}, format="json")
+    assert (first.status_code, second.status_code) == (201, 201)
+    assert first.json()["number"] is None and second.json()["number"] is None
+
+
+def test_a_league_may_be_given_its_number(as_moderator):
+    response = as_moderator.post("/api/leagues/", {"name": "Summer Cup", "number": 7}, format="json")
+    assert response.status_code == 201 and response.json()["number"] == 7
+    taken = as_moderator.post("/api/leagues/", {"name": "Winter Cup", "number": 7}, format="json")
+    assert taken.status_code == 400
+    assert taken.json()["number"] == ["League number 7 is already taken."]
+    disagree = as_moderator.post("/api/leagues/", {"name": "League 8", "number": 9}, format="json")
+    assert disagree.status_code == 400 and "says league 8" in disagree.json()["number"][0]
+    assert as_moderator.post("/api/leagues/", {"name": "Cup", "number": 0}, format="json").status_code == 400
 
 
 def test_unknown_round_is_json_404(api_client):

@@ -93,3 +93,36 @@ def test_close_and_extend_race_leaves_one_consistent_story(on_postgres, league, 
         assert round_.deadline == closed_at
         assert actions[:2] == ["round.closed_early", "round.deadline_extended"]
     assert not isinstance(results[0], Exception), results
+
+
+def test_an_edit_and_an_extension_at_once_never_leave_the_deadline_earlier(on_postgres, league, moderator):
+    """One moderator saves the edit form (the deadline an hour later than posted), another extends it by a
+    day, at the same moment. Whichever takes the round's row first, the deadline ends a day later: an edit
+    that comes second sees the extension and is refused, since an open round's deadline only moves later."""
+    now = timezone.now()
+    posted = now + timedelta(days=1)
+    round_ = services.create_round(
+        actor=moderator, league=league, now=now, open_now=True, title="Race", hand_size=3, deadline=posted
+    )
+    extended_to = posted + timedelta(days=1)
+    for _ in range(5):
+        results = run_together(
+            [
+                lambda: services.update_round(
+                    actor=moderator,
+                    round_id=round_.pk,
+                    now=now,
+                    changes={"title": "Edited", "deadline": posted + timedelta(hours=1)},
+                ),
+                lambda: services.extend_deadline(
+                    actor=moderator, round_id=round_.pk, now=now, new_deadline=extended_to
+                ),
+            ]
+        )
+        round_.refresh_from_db()
+        assert round_.deadline == extended_to, results
+        edit, extension = results
+        assert not isinstance(extension, Exception), results
+        if isinstance(edit, Exception):  # the extension came first
+            assert isinstance(edit, RoundInputError) and "only move later" in str(edit)
+        Round.objects.filter(pk=round_.pk).update(deadline=posted)

@@ -206,6 +206,60 @@ def test_extend_deadline_must_move_it_later(league, moderator):
     assert entry.after["deadline"].startswith("2026-12-04T12:00")
 
 
+def test_an_open_rounds_deadline_is_not_moved_earlier_by_an_edit(league, moderator):
+    round_ = new_round(league, moderator)
+    posted = round_.deadline
+    with pytest.raises(RoundInputError) as refused:
+        services.update_round(
+            actor=moderator,
+            round_id=round_.pk,
+            now=NOON,
+            changes={"title": "Shorter", "deadline": posted - timedelta(hours=1)},
+        )
+    assert refused.value.http_status == 400  # as extend_deadline refuses an earlier time
+    (message,) = refused.value.errors["deadline"]
+    assert "only move later" in message and "End submissions now" in message
+    round_.refresh_from_db()
+    assert (round_.deadline, round_.title) == (posted, "5 Card Alphabetized")  # nothing of the edit kept
+    assert not audit_trail(round_).filter(action="round.changed").exists()
+    # Later is fine, and so is the deadline as it stands.
+    later = services.update_round(
+        actor=moderator, round_id=round_.pk, now=NOON, changes={"deadline": posted + timedelta(hours=1)}
+    )
+    assert later.deadline == posted + timedelta(hours=1)
+    same = services.update_round(
+        actor=moderator, round_id=round_.pk, now=NOON, changes={"title": "Same", "deadline": later.deadline}
+    )
+    assert same.title == "Same" and same.deadline == posted + timedelta(hours=1)
+
+
+def test_an_edit_made_before_an_extension_cannot_undo_it(league, moderator):
+    """Two moderators: one extends the deadline, the other saves the edit form they opened before, with the
+    deadline it showed then. The extension stands; the edit is refused and says why."""
+    round_ = new_round(league, moderator)
+    shown = round_.deadline
+    services.extend_deadline(
+        actor=moderator, round_id=round_.pk, now=NOON, new_deadline=shown + timedelta(days=1)
+    )
+    with pytest.raises(RoundInputError, match="only move later"):
+        services.update_round(
+            actor=moderator, round_id=round_.pk, now=NOON, changes={"title": "Renamed", "deadline": shown}
+        )
+    round_.refresh_from_db()
+    assert round_.deadline == shown + timedelta(days=1)
+
+
+def test_a_drafts_deadline_may_move_earlier(league, moderator):
+    draft = new_round(league, moderator, open_now=False)
+    earlier = draft.deadline - timedelta(days=1)
+    assert (
+        services.update_round(
+            actor=moderator, round_id=draft.pk, now=NOON, changes={"deadline": earlier}
+        ).deadline
+        == earlier
+    )
+
+
 def test_close_now_is_idempotent_and_audited_once(league, moderator):
     round_ = new_round(league, moderator)
     closed_at = NOON + timedelta(hours=5)
@@ -244,6 +298,56 @@ def test_league_number_comes_from_its_name(moderator):
     assert league_services.create_league(actor=moderator, name="Summer Cup").number is None
     with pytest.raises(RoundInputError, match="already a league"):
         league_services.create_league(actor=moderator, name="league 46")
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [
+        ("League 45", 45),
+        ("league 45", 45),  # names are unique whatever their case: the same name, the same number
+        ("LEAGUE   045", 45),
+        ("Summer Cup 2", None),
+        ("PHM League 45", None),
+        ("League 45 Finals", None),
+        ("League #45", None),
+        ("2024 League", None),
+        ("League \u0664\u0665", None),  # Arabic-Indic digits are not the community's numbers
+    ],
+)
+def test_only_a_name_of_the_form_league_45_gives_a_number(name, number):
+    assert league_services.league_number_from_name(name) == number
+
+
+def test_a_name_ending_in_a_number_neither_numbers_the_league_nor_takes_the_number(moderator):
+    summer = league_services.create_league(actor=moderator, name="Summer Cup 2")
+    winter = league_services.create_league(actor=moderator, name="Winter Cup 2")
+    assert summer.number is None and winter.number is None
+    league_services.create_league(actor=moderator, name="League 2")  # the community's league 2 is still free
+    round_ = new_round(summer, moderator)
+    assert round_.code == "Summer Cup 2 #01"
+
+
+def test_an_explicit_number_numbers_any_league_once(moderator):
+    cup = league_services.create_league(actor=moderator, name="Summer Cup", number=7)
+    assert cup.number == 7
+    assert new_round(cup, moderator).code == "7:01"
+    assert audit_trail(cup).get(action="league.created").after["number"] == 7
+    with pytest.raises(RoundInputError) as taken:
+        league_services.create_league(actor=moderator, name="League 7")
+    assert taken.value.errors == {"name": ["League number 7 is already taken."]}
+    with pytest.raises(RoundInputError) as taken:
+        league_services.create_league(actor=moderator, name="Winter Cup", number=7)
+    assert taken.value.errors == {"number": ["League number 7 is already taken."]}
+    with pytest.raises(RoundInputError) as disagree:
+        league_services.create_league(actor=moderator, name="League 45", number=46)
+    assert "says league 45" in disagree.value.errors["number"][0]
+    assert league_services.create_league(actor=moderator, name="League 45", number=45).number == 45
+    for wrong in (0, -3, True, "8"):
+        with pytest.raises(RoundInputError) as refused:
+            league_services.create_league(actor=moderator, name=f"Cup {wrong!r}", number=wrong)
+        assert list(refused.value.errors) == ["number"]
+    with pytest.raises(RoundInputError, match="up to 999,999"):
+        league_services.create_league(actor=moderator, name="Big Cup", number=1_000_000)
 
 
 def test_who_manages_a_league(league, moderator, other_moderator, player, user_model):

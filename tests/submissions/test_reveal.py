@@ -77,6 +77,33 @@ def test_beat_backstop_reveals_every_due_round(three_hands):
         assert tasks.reveal_round(three_hands.pk) is False
 
 
+def test_a_reveal_queued_for_the_old_deadline_reveals_nothing_once_the_deadline_moved_later(
+    three_hands, moderator
+):
+    """The exact-time task was queued for the deadline as it was; a moderator then extended it by 30 seconds.
+    When the old task runs, at the old deadline, the hands stay secret and unnumbered, not even a second
+    early; the task queued for the new deadline (or the backstop) reveals them then."""
+    round_ = three_hands
+    old_deadline = round_.deadline
+    new_deadline = old_deadline + timedelta(seconds=30)
+    round_services.extend_deadline(
+        actor=moderator,
+        round_id=round_.pk,
+        now=old_deadline - timedelta(minutes=10),
+        new_deadline=new_deadline,
+    )
+    for moment in (old_deadline, new_deadline - timedelta(microseconds=1)):
+        with time_machine.travel(moment, tick=False):
+            assert tasks.reveal_round.apply(args=[round_.pk]).get() is False
+            assert tasks.reveal_due_rounds()["revealed"] == []
+        round_.refresh_from_db()
+        assert round_.state == RoundState.OPEN
+        assert not Hand.objects.filter(round=round_, number__isnull=False).exists()
+    with time_machine.travel(new_deadline, tick=False):
+        assert tasks.reveal_round.apply(args=[round_.pk]).get() is True
+    assert Round.objects.get(pk=round_.pk).state == RoundState.REVEALED
+
+
 def test_hands_posted_export_is_in_the_forum_style(three_hands, client):
     round_ = three_hands
     assert client.get(f"/rounds/{round_.pk}/export/hands.bbcode").status_code == 404
