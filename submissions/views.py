@@ -57,16 +57,38 @@ def _initial(hand):
 
 
 def _add_input_errors(form, errors):
-    """A HandInputError's problems next to their fields; decisions' problems next to each decision."""
+    """A HandInputError's problems next to their fields; decisions' problems next to each decision. A field
+    the form itself refused keeps its own message (the service says the same thing in other words)."""
+
+    def add(name, problem):
+        name = name if name in form.fields else None
+        if name is not None and name in form.errors and problem not in form.errors[name]:
+            return
+        if problem not in form.errors.get(name or "__all__", []):
+            form.add_error(name, problem)
+
     for field, problems in errors.items():
         if isinstance(problems, dict):
             for key, messages_ in problems.items():
-                name = DECISION_FIELD_PREFIX + key
                 for problem in messages_:
-                    form.add_error(name if name in form.fields else None, problem)
+                    add(DECISION_FIELD_PREFIX + key, problem)
             continue
         for problem in problems:
-            form.add_error(field if field in form.fields else None, problem)
+            add(field, problem)
+
+
+def _readable_parts(form):
+    """After the form refused a submission: the parts of it the service can still check (its cards always,
+    the name and each decision unless the form refused them), as submit.check_submission takes them."""
+    parts = {"cards": form.card_inputs()}
+    if "name" not in form.errors:
+        parts["name"] = form.cleaned_data.get("name", "")
+    parts["decisions"] = {
+        decision["key"]: form.cleaned_data[DECISION_FIELD_PREFIX + decision["key"]]
+        for decision in form.decisions
+        if DECISION_FIELD_PREFIX + decision["key"] in form.cleaned_data
+    }
+    return parts
 
 
 @login_required
@@ -115,6 +137,7 @@ def my_hand(request, round_id):
             except errors.IllegalHand as error:
                 verdict = error.verdict
                 hand_problems = [problem.message for problem in verdict.problems]
+                _add_input_errors(form, error.errors)
                 status = 400
             except errors.HandInputError as error:
                 _add_input_errors(form, error.errors)
@@ -130,6 +153,12 @@ def my_hand(request, round_id):
                     messages.info(request, "Nothing changed: your current hand is the same.")
                 return redirect("submissions:receipt", round_.pk, result.version.number)
         else:
+            # The form's own refusal (the attestation unticked, a decision left empty) hides nothing else:
+            # the cards are judged and the service's other problems are shown with it, all at once.
+            check = submit.check_submission(round_, **_readable_parts(form))
+            verdict = check.verdict
+            hand_problems = [problem.message for problem in verdict.problems] if verdict else []
+            _add_input_errors(form, check.errors)
             status = 400
     else:
         form = HandForm(initial=_initial(hand), **form_options)
