@@ -9,6 +9,7 @@ from django.utils.formats import date_format
 from audit.services import log_action
 from phm.errors import Conflict, DomainError, Forbidden, InputError, NotFound
 
+from .. import signals
 from ..catalog.names import normalize_name
 from ..catalog.resolve import get_index, resolve_name
 from ..locks import lock_round
@@ -220,6 +221,8 @@ def accept_unknown_card(
         round=round_, name=name, normalized_name=normalize_name(name), reason=reason, accepted_by=by
     )
     log_action(round_, "round.card_accepted", actor=by, after={"card": name}, note=reason)
+    if round_.state == "open":
+        signals.round_cards_changed.send(sender=Round, round_id=round_.pk)
     return accepted
 
 
@@ -235,6 +238,8 @@ def withdraw_accepted_card(round_: Round, *, card_id: int, by: User) -> Accepted
         raise AcceptedCardNotFound("No such accepted card in this round.")
     accepted.delete()
     log_action(round_, "round.card_withdrawn", actor=by, before={"card": accepted.name})
+    if round_.state == "open":
+        signals.round_cards_changed.send(sender=Round, round_id=round_.pk)
     return accepted
 
 
