@@ -156,16 +156,24 @@ def hand_rules_changed(review, hand, round_):
     """The player is told at once that the cards the round allows changed: their hand is flagged, with the
     cards and why, or legal again (submissions.services.rules_check). Secret: it speaks of their hand."""
     flagged = review.action == review.Action.FLAG
-    what = "is no longer legal: change it before the deadline" if flagged else "is legal again"
+    if flagged:
+        text = (
+            f"The cards round {round_.code} allows have changed, and your hand is no longer legal: change it "
+        )
+        text += "before the deadline."
+        subject = f"[PHM] Your hand for round {round_.code} is no longer legal"
+    else:
+        text = f"The cards round {round_.code} allows have changed again: your hand is legal again."
+        subject = f"[PHM] Your hand for round {round_.code} is legal again"
     outbox.notify(
         [hand.player],
         kind="hand.review",
         round_=round_,
         secret=True,
         build=lambda user: Notice(
-            text=f"The cards {round_.code} allows changed: your hand {what}.",
+            text=text,
             path=reverse("submissions:my-hand", args=[round_.pk]),
-            subject=f"[PHM] Your hand for round {round_.code} {what}",
+            subject=subject,
             template="submissions/email/rules_changed.txt",
             context={"review": review, "hand": hand, "round": round_},
             action_label="Change your hand" if flagged else "See your hand",

@@ -77,6 +77,29 @@ def _add_input_errors(form, errors):
             add(field, problem)
 
 
+def _problem_summary(form, verdict, hand_problems):
+    """[(field id, what, [problems])] of a refused submission, in the form's order: each illegal card, the
+    hand's own problems, then every field the form or the service refused."""
+    fields = form.card_fields
+    summary = [
+        (
+            fields[card.index].id_for_label,
+            f"{fields[card.index].label}, {card.name}",
+            [p.message for p in card.problems],
+        )
+        for card in (verdict.cards if verdict else [])
+        if card.problems and card.index < len(fields)
+    ]
+    summary += [("hand-form", "The hand", [problem]) for problem in hand_problems]
+    for name, problems in form.errors.items():
+        if name in form.fields:
+            what = "Rules you attest" if name == "attest" else str(form[name].label)
+            summary.append((form[name].id_for_label, what, list(problems)))
+        else:
+            summary.append(("hand-form", "The hand", list(problems)))
+    return summary
+
+
 def _readable_parts(form):
     """After the form refused a submission: the parts of it the service can still check (its cards always,
     the name and each decision unless the form refused them), as submit.check_submission takes them."""
@@ -163,12 +186,15 @@ def my_hand(request, round_id):
     else:
         form = HandForm(initial=_initial(hand), **form_options)
 
+    refused = request.method == "POST" and "fill" not in request.POST and status == 400
     context = {
         "round": round_,
         "hand": hand,
         "form": form,
         "card_rows": _card_rows(form, verdict),
         "hand_problems": hand_problems,
+        # A refused submission lists every problem at the top, each linked to its field: nothing hides below.
+        "problem_summary": _problem_summary(form, verdict, hand_problems) if refused else [],
         "accepting": accepting,
         "state": round_.state_at(now),
         "not_eligible": submit.tiebreak_message(round_)

@@ -67,6 +67,10 @@ def test_the_form_names_the_banned_card_with_the_missing_attestation_and_decisio
     assert "Karakas is on this round&#x27;s additional banned list." in page
     assert "Confirm that your hand follows the rules above before submitting." in page
     assert "“Your named card” is required in this round (rule 7.2b)." in page
+    # All of them listed at the top, each linked to its field.
+    assert "Nothing was saved: fix these 3 problems." in page
+    for anchor in ("#id_card_2", "#id_attest", "#id_decision_pet"):
+        assert f'href="{anchor}"' in page
     assert not Hand.objects.exists()
 
 
