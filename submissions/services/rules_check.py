@@ -10,9 +10,10 @@ moderator's own flag is never lifted here: it stays theirs to lift.
 Secrecy: whoever made the change may play in the round. Their transaction only records that the round's hands
 are to be judged again (`request_check`: one row, whatever the hands); the judging runs in a worker after the
 commit (`check_round_hands`), so neither the answer they get nor its timing, the round's history or anything
-they can read depends on which hands it flags. The flags, reviews (by no moderator) and hand audit entries it
-writes are seen only where a hand's flags already are: by its player, and by moderators who declared they do
-not play (and by every moderator after the deadline).
+they can read depends on which hands it flags (on the embedded default, without Redis, tasks run inside the
+request after its commit: that set-up is for trying the site, docs/operations.md). The flags, reviews (by no
+moderator) and hand audit entries it writes are seen only where a hand's flags already are: by its player,
+and by moderators who declared they do not play (and by every moderator after the deadline).
 
 Locks, in the order of docs/architecture.md: the round shared (a change of its cards takes it exclusively, so
 the hands are judged under settled rules), then the round's hands, each FOR UPDATE in id order. A player's
