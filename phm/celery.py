@@ -33,11 +33,12 @@ def run_the_backstops_at_once(**kwargs):
     from outbox.tasks import send_digests, send_pending
     from phm.tasks import publish
     from scoring.tasks import score_due_rounds
-    from submissions.tasks import reveal_due_rounds, send_reminders
+    from submissions.tasks import check_due_hands, reveal_due_rounds, send_reminders
     from webhooks.tasks import send_pending as send_pending_webhooks
 
     backstops = (
         reveal_due_rounds,
+        check_due_hands,
         score_due_rounds,
         send_pending,
         send_pending_webhooks,

@@ -204,6 +204,8 @@ CELERY_BEAT_SCHEDULE = {
     "send-pending-messages": {"task": "outbox.send_pending", "schedule": float(BACKSTOP_INTERVAL)},
     # League webhook posts still pending: queued while Redis was down, or due for a retry (webhooks.tasks).
     "send-pending-webhooks": {"task": "webhooks.send_pending", "schedule": float(BACKSTOP_INTERVAL)},
+    # Open rounds whose hands are to be judged again after their cards changed (submissions.rules_check).
+    "check-due-hands": {"task": "submissions.check_due_hands", "schedule": float(BACKSTOP_INTERVAL)},
     # Deadline reminders 24 h and 1 h ahead to players who have not submitted (submissions.reminders).
     "send-deadline-reminders": {"task": "submissions.send_reminders", "schedule": float(BACKSTOP_INTERVAL)},
     # Daily digests whose hour has come (outbox.digest).

@@ -276,11 +276,16 @@ def round_action(request, round_id, action):
 @moderator_required
 @require_POST
 def accepted_card_add(request, round_id):
-    """Rule 3.2a: a card the catalog lacks, or has as not yet legal in Vintage, accepted for this round."""
+    """Rule 3.2a: a catalog card not yet released, or a card the catalog lacks (confirmed as such), accepted
+    for this round."""
     round_ = _managed_round(request, round_id)
     try:
         accepted = catalog_services.accept_unknown_card(
-            round_, name=request.POST.get("name", ""), by=request.user, reason=request.POST.get("reason", "")
+            round_,
+            name=request.POST.get("name", ""),
+            by=request.user,
+            reason=request.POST.get("reason", ""),
+            not_in_catalog=request.POST.get("not_in_catalog") == "on",
         )
     except catalog_services.AcceptCardForbidden as error:
         raise PermissionDenied(str(error)) from None

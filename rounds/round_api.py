@@ -352,17 +352,26 @@ class LeagueFollowView(APIView):
 
 class AcceptedCardSerializer(StrictModelSerializer):
     accepted_by = Text(source="accepted_by.username", read_only=True)
+    not_in_catalog = Flag(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text="True: the name is a real card the card catalog lacks (too new for it, or one of its "
+        "gaps); without it a name the catalog does not know is refused with suggestions.",
+    )
 
     class Meta:
         model = AcceptedCard
-        fields = ["id", "name", "reason", "accepted_by", "accepted_at"]
+        fields = ["id", "name", "reason", "accepted_by", "accepted_at", "not_in_catalog"]
         read_only_fields = ["id", "accepted_by", "accepted_at"]
 
 
 @may_conflict
 class RoundAcceptedCardsView(APIView):
-    """Rule 3.2a: cards the league's moderator accepted for this round: too new for the catalog, or in it but
-    not yet legal in Vintage (a previewed card). POST answers 400 for a card legal or banned in Vintage."""
+    """Rule 3.2a: cards the league's moderator accepted for this round: in the catalog but not yet released (a
+    previewed card), or a real card the catalog lacks (`not_in_catalog`). POST answers 400, saying why, for a
+    card legal or banned in Vintage, one already released, digital-only, silver-bordered or acorn, and for a
+    name the catalog does not know unless `not_in_catalog` confirms it."""
 
     @extend_schema(responses=AcceptedCardSerializer(many=True))
     def get(self, request, round_id):
@@ -383,6 +392,7 @@ class RoundAcceptedCardsView(APIView):
             name=incoming.validated_data["name"],
             by=request.user,
             reason=incoming.validated_data["reason"],
+            not_in_catalog=incoming.validated_data["not_in_catalog"],
         )
         return Response(AcceptedCardSerializer(accepted).data, status=status.HTTP_201_CREATED)
 

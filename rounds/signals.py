@@ -41,3 +41,8 @@ round_opened = Signal()
 # Sent inside the transaction that changed a league's settings (e.g. the tie-break rounds allowed, 5.3a), with
 # `league_id` and `actor`: scoring settles the league's computed winners again.
 league_changed = Signal()
+# Sent inside the transaction that changed the cards an open round allows (extra bans added or lifted, the
+# banned lists re-synced, a card accepted or withdrawn under 3.2a), with `round_id`: the submissions app
+# judges the round's hands again, flags those the change made illegal and tells their players (4.2a). Whoever
+# made the change learns nothing of them: the receiver's work does not depend on the hands.
+round_cards_changed = Signal()

@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.exceptions import ValidationError as ApiValidationError
+from rest_framework.fields import SkipField, empty
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -56,6 +57,32 @@ class HandInputSerializer(serializers.Serializer):
         if "cards" in self.validated_data:
             return self.validated_data["cards"]
         return parse_hand_list(self.validated_data["list"], is_card=is_known_card)
+
+    def readable_parts(self):
+        """After a failed validation: the parts of the hand whose own fields are valid, as
+        submit.check_submission takes them (a part whose field is wrong is left out: its error is known)."""
+        values = {}
+        for name in ("name", "cards", "list", "attest", "decisions"):
+            if name in self.errors:
+                continue
+            field = self.fields[name]
+            raw = self.initial_data.get(name, empty) if hasattr(self.initial_data, "get") else empty
+            try:
+                values[name] = field.run_validation(raw)
+            except (serializers.ValidationError, SkipField):
+                continue
+        parts = {}
+        if "name" in values:
+            parts["name"] = values["name"]
+        if "cards" in values:
+            parts["cards"] = values["cards"]
+        elif "list" in values and "cards" not in self.errors:
+            parts["cards"] = parse_hand_list(values["list"], is_card=is_known_card)
+        if "attest" in values:
+            parts["attested"] = submit.EVERY_LISTED_RULE if values["attest"] else ()
+        if "decisions" in values:
+            parts["decisions"] = values["decisions"]
+        return parts
 
 
 @refine("HandInputRequest")
@@ -162,8 +189,10 @@ def my_hand_body(hand, version):
     return body
 
 
-def illegal_hand_body(verdict):
-    """400 body (docs/api.md): {"cards": [{"index","input","problem","suggestions"}]}, one per problem."""
+def illegal_hand_body(verdict, field_errors=None):
+    """400 body (docs/api.md): {"cards": [{"index","input","problem","suggestions"}]}, one per problem, and
+    the request's other problems under their own fields (`attest`, `decisions`, `name`…) as a 400 of field
+    errors has them: every problem in one answer."""
     entries = [
         {
             "index": card.index,
@@ -179,7 +208,10 @@ def illegal_hand_body(verdict):
         {"index": None, "input": "", "problem": problem.message, "code": problem.code, "suggestions": []}
         for problem in verdict.problems
     ]
-    return {"detail": "The hand is not legal for this round.", "code": "illegal_hand", "cards": entries}
+    body = {"detail": "The hand is not legal for this round.", "code": "illegal_hand", "cards": entries}
+    for field, problems in (field_errors or {}).items():
+        body.setdefault(field, problems)  # never in place of the body's own members
+    return body
 
 
 SERVICE_ERRORS = (
@@ -194,7 +226,7 @@ SERVICE_ERRORS = (
 def _error_response(error):
     """The API's answer to a service error (docs/api.md): 404 hidden or unknown, 403, 400, 409."""
     if isinstance(error, errors.IllegalHand):
-        return Response(illegal_hand_body(error.verdict), status=status.HTTP_400_BAD_REQUEST)
+        return Response(illegal_hand_body(error.verdict, error.errors), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(error, errors.HandNotFound):
         raise NotFound(str(error)) from error
     if isinstance(error, errors.ReviewNotAllowed):
@@ -222,7 +254,8 @@ class MyHandView(APIView):
     @extend_schema(request=HandInputSerializer, responses={200: MyHandSerializer, 201: MyHandSerializer})
     def put(self, request, round_id):
         incoming = HandInputSerializer(data=request.data)
-        incoming.is_valid(raise_exception=True)
+        if not incoming.is_valid():
+            return _every_problem(incoming, round_id)
         try:
             result = submit.submit_hand(
                 player=request.user,
@@ -236,6 +269,22 @@ class MyHandView(APIView):
             return _error_response(error)
         code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
         return Response(my_hand_body(result.hand, result.version), status=code)
+
+
+def _every_problem(incoming, round_id):
+    """The 400 of a PUT whose fields are not all of the right type: those fields' errors, and with them what
+    the submission service finds wrong with the fields that are (an illegal card, a missing attestation), so
+    that one answer tells everything. A round that takes no hands leaves the field errors alone."""
+    parts = incoming.readable_parts()
+    check = submit.check_submission_to(round_id, **parts)
+    field_errors = dict(incoming.errors)
+    if check is not None:
+        for field, problems in check.errors.items():
+            field_errors.setdefault(field, problems)
+        if check.verdict is not None and not check.verdict.legal:
+            body = illegal_hand_body(check.verdict, field_errors)
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+    raise ApiValidationError(field_errors)
 
 
 HANDS_PAGE, HANDS_MAX_PAGE = 500, 2000

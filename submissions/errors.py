@@ -14,13 +14,14 @@ class HandInputError(errors.InputError):
 
 class IllegalHand(errors.InputError):
     """The hand breaks the round's rules; `verdict` says where, per card (HTTP 400, its body built by the API
-    from the verdict)."""
+    from the verdict). `errors`: the submission's other problems by field (a missing attestation, a decision),
+    reported with it so that one answer tells everything."""
 
     code = "illegal_hand"
 
-    def __init__(self, verdict):
+    def __init__(self, verdict, errors=None):
         self.verdict = verdict
-        super().__init__(message="The hand is not legal for this round.")
+        super().__init__(dict(errors or {}), message="The hand is not legal for this round.")
 
 
 class HandConflict(errors.Conflict):

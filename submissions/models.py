@@ -7,6 +7,9 @@ from django.db.models import Q
 
 from .similar_hands import describe_card_changes
 
+# How the site's own flag begins (submissions.services.rules_check.flag_note): no moderator writes it.
+RULES_FLAG_PREFIX = "The cards this round allows changed after you submitted:"
+
 
 class HandStatus(models.TextChoices):
     SUBMITTED = "submitted", "Submitted"
@@ -65,6 +68,13 @@ class Hand(models.Model):
 
     def __str__(self):
         return f"Hand #{self.pk} in round {self.round_id}"
+
+    @property
+    def flagged_by_rules(self):
+        """Whether the flag is the site's own (RULES_FLAG_PREFIX, submissions.services.rules_check): set when
+        the cards the round allows changed while it was open, and lifted when they change back. A moderator's
+        flag has their own words (and keeps them when the site adds its note after them)."""
+        return self.flagged and self.flag_message.startswith(RULES_FLAG_PREFIX)
 
     @property
     def number_label(self):
@@ -152,7 +162,14 @@ class HandReview(models.Model):
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="reviews")
     action = models.CharField(max_length=12, choices=Action.choices)
     message = models.TextField(blank=True)
-    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="Empty: the site flagged or unflagged the hand itself, when the round's cards changed.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -166,6 +183,19 @@ class HandReview(models.Model):
 
     def __str__(self):
         return f"{self.get_action_display()} on hand #{self.hand_id}"
+
+
+class PendingHandCheck(models.Model):
+    """The cards an open round allows changed (a ban added or lifted, the lists re-synced, an accepted card
+    withdrawn): its hands are still to be judged again, and flagged or unflagged (4.2a). Written in the
+    transaction of the change, whatever the hands, and removed by the worker that judged them
+    (submissions.services.rules_check), so a lost task is only late: the backstop finds the row."""
+
+    round = models.OneToOneField("rounds.Round", on_delete=models.CASCADE, related_name="+")
+    requested_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"Hands of round {self.round_id} to judge again"
 
 
 class HandsPreview(models.Model):

@@ -1,5 +1,6 @@
 """What players are told about rounds before their reveal: a round opened (or a tie-break invitation), the
-deadline reminders 24 h and 1 h ahead to those who have not submitted, and a moderator's review of their hand.
+deadline reminders 24 h and 1 h ahead to those who have not submitted, a moderator's review of their hand, and
+a flag (or its lifting) when the cards the round allows changed while it was open.
 Written to the outbox inside the transaction of the change. A reminder goes only to the person it concerns, so
 it tells nobody anything about anyone else's hand.
 
@@ -202,5 +203,34 @@ def hand_reviewed(review, hand, round_):
             template="submissions/email/review.txt",
             context={"review": review, "hand": hand, "round": round_},
             action_label="See your hand",
+        ),
+    )
+
+
+def hand_rules_changed(review, hand, round_):
+    """The player is told at once that the cards the round allows changed: their hand is flagged, with the
+    cards and why, or legal again (submissions.services.rules_check). Secret: it speaks of their hand."""
+    flagged = review.action == review.Action.FLAG
+    if flagged:
+        text = (
+            f"The cards round {round_.code} allows have changed, and your hand is no longer legal: change it "
+        )
+        text += "before the deadline."
+        subject = f"[PHM] Your hand for round {round_.code} is no longer legal"
+    else:
+        text = f"The cards round {round_.code} allows have changed again: your hand is legal again."
+        subject = f"[PHM] Your hand for round {round_.code} is legal again"
+    outbox.notify(
+        [hand.player],
+        kind="hand.review",
+        round_=round_,
+        secret=True,
+        build=lambda user: Notice(
+            text=text,
+            path=reverse("submissions:my-hand", args=[round_.pk]),
+            subject=subject,
+            template="submissions/email/rules_changed.txt",
+            context={"review": review, "hand": hand, "round": round_},
+            action_label="Change your hand" if flagged else "See your hand",
         ),
     )

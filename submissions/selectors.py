@@ -137,6 +137,15 @@ def _attach_versions(hand):
     hand.committed_version = by_player[-1] if by_player else None
 
 
+def players_own_version(hand: Hand) -> HandVersion | None:
+    """The player's own last version of the hand: what they submitted and committed to, never a version a
+    moderator made (a similar hand, a forum correction); one query. None for a hand without one."""
+    own: HandVersion | None = (
+        HandVersion.objects.filter(hand=hand, source=HandVersion.Source.PLAYER).order_by("-number").first()
+    )
+    return own
+
+
 def own_hand(user: AbstractBaseUser | AnonymousUser, round_: Round) -> Hand | None:
     """The viewer's hand in the round with its versions and reviews, or None; three queries at most."""
     if not user.is_authenticated:

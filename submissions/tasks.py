@@ -1,5 +1,6 @@
 """Reveal tasks: an exact-time task per deadline and an every-minute backstop. Both only
-materialise what pages already derive from the clock, and both are idempotent."""
+materialise what pages already derive from the clock, and both are idempotent. Also the judging of an open
+round's hands again after the cards it allows changed, with its own backstop."""
 
 import logging
 from datetime import timedelta
@@ -13,7 +14,7 @@ from django.utils import timezone
 from phm.tasks import publish_at
 
 from . import notifications
-from .services import reveal
+from .services import reveal, rules_check
 
 logger = logging.getLogger(__name__)
 
@@ -58,3 +59,22 @@ def schedule_near_reveals(now=None):
 def send_reminders():
     """Every BACKSTOP_INTERVAL: deadline reminders now due (24 h and 1 h ahead, to who has not submitted)."""
     return notifications.send_reminders()
+
+
+@shared_task(
+    name="submissions.check_round_hands", autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5
+)
+def check_round_hands(round_id):
+    """Published after the commit that changed the cards an open round allows: flags the hands the change made
+    illegal and tells their players (rules_check). A lock timeout retries it."""
+    rules_check.check_round_hands(round_id)
+
+
+@shared_task(name="submissions.check_due_hands")
+def check_due_hands():
+    """Every BACKSTOP_INTERVAL: rounds whose hands are still to be judged again (a task lost with a broker or
+    a worker)."""
+    rounds = rules_check.rounds_to_check()
+    for round_id in rounds:
+        rules_check.check_round_hands(round_id)
+    return {"checked": rounds}

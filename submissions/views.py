@@ -57,16 +57,61 @@ def _initial(hand):
 
 
 def _add_input_errors(form, errors):
-    """A HandInputError's problems next to their fields; decisions' problems next to each decision."""
+    """A HandInputError's problems next to their fields; decisions' problems next to each decision. A field
+    the form itself refused keeps its own message (the service says the same thing in other words)."""
+
+    def add(name, problem):
+        name = name if name in form.fields else None
+        if name is not None and name in form.errors and problem not in form.errors[name]:
+            return
+        if problem not in form.errors.get(name or "__all__", []):
+            form.add_error(name, problem)
+
     for field, problems in errors.items():
         if isinstance(problems, dict):
             for key, messages_ in problems.items():
-                name = DECISION_FIELD_PREFIX + key
                 for problem in messages_:
-                    form.add_error(name if name in form.fields else None, problem)
+                    add(DECISION_FIELD_PREFIX + key, problem)
             continue
         for problem in problems:
-            form.add_error(field if field in form.fields else None, problem)
+            add(field, problem)
+
+
+def _problem_summary(form, verdict, hand_problems):
+    """[(field id, what, [problems])] of a refused submission, in the form's order: each illegal card, the
+    hand's own problems, then every field the form or the service refused."""
+    fields = form.card_fields
+    summary = [
+        (
+            fields[card.index].id_for_label,
+            f"{fields[card.index].label}, {card.name}",
+            [p.message for p in card.problems],
+        )
+        for card in (verdict.cards if verdict else [])
+        if card.problems and card.index < len(fields)
+    ]
+    summary += [("hand-form", "The hand", [problem]) for problem in hand_problems]
+    for name, problems in form.errors.items():
+        if name in form.fields:
+            what = "Rules you attest" if name == "attest" else str(form[name].label)
+            summary.append((form[name].id_for_label, what, list(problems)))
+        else:
+            summary.append(("hand-form", "The hand", list(problems)))
+    return summary
+
+
+def _readable_parts(form):
+    """After the form refused a submission: the parts of it the service can still check (its cards always,
+    the name and each decision unless the form refused them), as submit.check_submission takes them."""
+    parts = {"cards": form.card_inputs()}
+    if "name" not in form.errors:
+        parts["name"] = form.cleaned_data.get("name", "")
+    parts["decisions"] = {
+        decision["key"]: form.cleaned_data[DECISION_FIELD_PREFIX + decision["key"]]
+        for decision in form.decisions
+        if DECISION_FIELD_PREFIX + decision["key"] in form.cleaned_data
+    }
+    return parts
 
 
 @login_required
@@ -115,6 +160,7 @@ def my_hand(request, round_id):
             except errors.IllegalHand as error:
                 verdict = error.verdict
                 hand_problems = [problem.message for problem in verdict.problems]
+                _add_input_errors(form, error.errors)
                 status = 400
             except errors.HandInputError as error:
                 _add_input_errors(form, error.errors)
@@ -130,16 +176,25 @@ def my_hand(request, round_id):
                     messages.info(request, "Nothing changed: your current hand is the same.")
                 return redirect("submissions:receipt", round_.pk, result.version.number)
         else:
+            # The form's own refusal (the attestation unticked, a decision left empty) hides nothing else:
+            # the cards are judged and the service's other problems are shown with it, all at once.
+            check = submit.check_submission(round_, **_readable_parts(form))
+            verdict = check.verdict
+            hand_problems = [problem.message for problem in verdict.problems] if verdict else []
+            _add_input_errors(form, check.errors)
             status = 400
     else:
         form = HandForm(initial=_initial(hand), **form_options)
 
+    refused = request.method == "POST" and "fill" not in request.POST and status == 400
     context = {
         "round": round_,
         "hand": hand,
         "form": form,
         "card_rows": _card_rows(form, verdict),
         "hand_problems": hand_problems,
+        # A refused submission lists every problem at the top, each linked to its field: nothing hides below.
+        "problem_summary": _problem_summary(form, verdict, hand_problems) if refused else [],
         "accepting": accepting,
         "state": round_.state_at(now),
         "not_eligible": submit.tiebreak_message(round_)

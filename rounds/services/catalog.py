@@ -4,11 +4,12 @@ from datetime import date
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.formats import date_format
 
 from audit.services import log_action
 from phm.errors import Conflict, DomainError, Forbidden, InputError, NotFound
 
-from ..catalog import history
+from .. import signals
 from ..catalog.names import normalize_name
 from ..catalog.resolve import get_index, resolve_name
 from ..locks import lock_round
@@ -19,10 +20,10 @@ from ..models import (
     BannedListChange,
     Card,
     CatalogVersion,
-    Legality,
     Round,
 )
 from ..permissions import can_manage_league, guard_own_interest
+from ..previewed_cards import acceptance_problem
 
 
 class BannedListError(InputError):
@@ -125,22 +126,6 @@ class AcceptedCardNotFound(NotFound, AcceptCardError):
         self.errors = {}
 
 
-def _catalog_card_problem(round_, card_ref):
-    """Why a catalog card cannot be accepted for `round_`, or None: only a card not (yet) legal in Vintage as
-    the round judges it (at its opening once open, rule 2.1a) can be, e.g. a previewed card imported before
-    its release. A Vintage ban is never lifted this way."""
-    card = Card.objects.only("id", "name", "legalities").get(pk=card_ref.id)
-    moment = history.legality_moment(round_) if round_ is not None else None
-    vintage = history.legality_at(card, "vintage", moment)
-    if vintage in (Legality.LEGAL, Legality.RESTRICTED):
-        return f"{card.name} is already legal in Vintage; there is nothing to accept."
-    if vintage == Legality.BANNED:
-        return (
-            f"{card.name} is banned in Vintage: only a card not yet legal in Vintage can be accepted (3.2a)."
-        )
-    return None
-
-
 def accepted_card_name(name: str | None) -> str:
     """The name an accepted card is recorded under: the catalog's when it knows the card, else as typed."""
     name = " ".join((name or "").split())
@@ -148,18 +133,34 @@ def accepted_card_name(name: str | None) -> str:
     return resolution.card.name if resolution is not None and resolution.resolved else name
 
 
-def accept_card_problem(round_: Round | None, name: str | None) -> str | None:
-    """Why `name` cannot be accepted for `round_`, or None. A name the catalog lacks can be accepted, and so
-    can a catalog card that is not yet legal in Vintage (rule 3.2a: an unreleased card)."""
+def accept_card_problem(
+    round_: Round | None, name: str | None, *, not_in_catalog: bool = False
+) -> str | None:
+    """Why `name` cannot be accepted for `round_`, or None. A catalog card can be when rule 3.2a allows it
+    (not yet released: rounds.previewed_cards says why another cannot). A name the catalog lacks gets the
+    catalog's suggestions, as everywhere, unless the moderator confirms (`not_in_catalog`) that it is a real
+    card the catalog does not have (a card too new for it, or one of its known gaps)."""
     name = " ".join((name or "").split())
     if not name:
         return "A card name is required."
     resolution = resolve_name(name)
     if resolution.resolved:
-        problem = _catalog_card_problem(round_, resolution.card)
+        card = Card.objects.only("id", "name", "legalities", "paper", "type_line", "first_printed").get(
+            pk=resolution.card.id
+        )
+        problem = acceptance_problem(card, round_)
         if problem:
             return problem
         name = resolution.card.name
+    elif not not_in_catalog:
+        suggestions = resolution.suggestion_names
+        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        as_of = get_index().as_of
+        when = date_format(as_of, "j F Y") if as_of else "an unknown date"
+        return (
+            f"“{name}” is not in the card catalog (as of {when}).{hint} If it is a real card the catalog "
+            "lacks, confirm that it is not in the catalog."
+        )
     if (
         round_ is not None
         and AcceptedCard.objects.filter(round=round_, normalized_name=normalize_name(name)).exists()
@@ -192,11 +193,13 @@ def _check_card_power(round_, by):
 
 
 @transaction.atomic
-def accept_unknown_card(round_: Round, *, name: str, by: User, reason: str) -> AcceptedCard:
-    """Record a moderator's decision that `name` is a real card legal in `round_` (rule 3.2a): a name the
-    catalog lacks, or a catalog card not yet legal in Vintage (a previewed card); audited and shown on the
-    round page. It never lifts a Vintage ban or a banned list. The round is locked: a hand is judged either
-    before or after the decision, never during it."""
+def accept_unknown_card(
+    round_: Round, *, name: str, by: User, reason: str, not_in_catalog: bool = False
+) -> AcceptedCard:
+    """Record a moderator's decision that `name` is a real card legal in `round_` (rule 3.2a): a catalog card
+    not yet released (a previewed card), or — confirmed by `not_in_catalog` — a name the catalog lacks;
+    audited and shown on the round page. It never lifts a Vintage ban or a banned list. The round is locked: a
+    hand is judged either before or after the decision, never during it."""
     round_ = lock_round(round_.pk)
     _check_card_power(round_, by)
     if round_.state == "final":
@@ -205,7 +208,7 @@ def accept_unknown_card(round_: Round, *, name: str, by: User, reason: str) -> A
     reason = (reason or "").strip()
     if name and AcceptedCard.objects.filter(round=round_, normalized_name=normalize_name(name)).exists():
         raise AcceptCardConflict(f"{name} was already accepted for this round.")
-    problem = accept_card_problem(round_, name)
+    problem = accept_card_problem(round_, name, not_in_catalog=not_in_catalog)
     if problem:
         raise AcceptCardError(problem)
     if not reason:
@@ -218,6 +221,8 @@ def accept_unknown_card(round_: Round, *, name: str, by: User, reason: str) -> A
         round=round_, name=name, normalized_name=normalize_name(name), reason=reason, accepted_by=by
     )
     log_action(round_, "round.card_accepted", actor=by, after={"card": name}, note=reason)
+    if round_.state == "open":
+        signals.round_cards_changed.send(sender=Round, round_id=round_.pk)
     return accepted
 
 
@@ -233,6 +238,8 @@ def withdraw_accepted_card(round_: Round, *, card_id: int, by: User) -> Accepted
         raise AcceptedCardNotFound("No such accepted card in this round.")
     accepted.delete()
     log_action(round_, "round.card_withdrawn", actor=by, before={"card": accepted.name})
+    if round_.state == "open":
+        signals.round_cards_changed.send(sender=Round, round_id=round_.pk)
     return accepted
 
 

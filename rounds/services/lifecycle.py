@@ -57,6 +57,8 @@ EDITABLE_WHILE_OPEN = {
     "commentary",
     "backbuild_hands",
 }
+# The fields of an open round whose change may make a submitted hand illegal, or legal again (4.2a).
+CARD_FIELDS = ("extra_banned", "unbanned")
 # An imported round's rules were only described by the forum post: a moderator may set them right afterwards,
 # whatever the round's state, and choose whether it counts in the standings; its deadline is history, set
 # right too (`archived_deadline`). What the hands were checked against or entered with (size, card rules,
@@ -197,6 +199,8 @@ def update_round(*, actor: User, round_id: int, now: datetime, changes: Mapping[
         log_action(round_, "round.changed", actor=actor, before=before, after=after, note=note)
     if round_.state == RoundState.OPEN and after["deadline"] != before["deadline"]:
         _announce_deadline(round_)
+    if round_.state == RoundState.OPEN and any(after[key] != before[key] for key in CARD_FIELDS):
+        signals.round_cards_changed.send(sender=Round, round_id=round_.pk)
     return round_
 
 
@@ -294,4 +298,5 @@ def resync_banned_lists(*, actor: User, round_id: int, now: datetime) -> Round:
         "catalog_as_of": round_.catalog_as_of,
     }
     log_action(round_, "round.banned_resynced", actor=actor, before=before, after=after)
+    signals.round_cards_changed.send(sender=Round, round_id=round_.pk)
     return round_

@@ -23,7 +23,7 @@ from submissions.services.inputs import clean_cards, clean_hand_name
 from submissions.services.locks import lower_current_version
 from submissions.services.preview import DECLARE_FIRST_MESSAGE
 from submissions.services.write import new_version
-from submissions.similar_hands import card_changes
+from submissions.similar_hands import card_changes, similar_hand_refusal
 
 NOTICE_4_2B = "This hand does not enable its player to win the game against any possible hand (rule 4.2b)."
 REVIEW_ACTIONS = [choice for choice, _ in HandReview.Action.choices]
@@ -172,8 +172,10 @@ def _replace_with_similar_hand(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Rule 4.2a: "a similar hand, in which any cards causing that hand to be illegal have been removed or
     replaced". Removing cards makes it shorter than the round's hand size, so the replacement may have from
-    one card up to the hand size; otherwise it must be legal under the round's rules. The new version records
-    which cards it removed or replaced, for everyone to see with the hand after the reveal."""
+    one card up to the hand size; otherwise it must be legal under the round's rules, and keep every card of
+    the player's own hand but those the rules find illegal (similar_hands.similar_hand_refusal). The new
+    version records which cards of the player's own hand it removed or replaced — whatever a moderator's
+    earlier similar hand held — for everyone to see with the hand after the reveal."""
     cards = clean_cards(cards if cards is not None else [])
     if not cards:
         raise HandInputError({"cards": ["Give the cards of the similar hand."]})
@@ -191,6 +193,11 @@ def _replace_with_similar_hand(
     verdict = check_hand(cards, rules)
     if not verdict.legal:
         raise IllegalHand(verdict)
+    own = selectors.players_own_version(hand)
+    if own is not None:
+        refusal = similar_hand_refusal(list(own.cards), check_hand(list(own.cards), rules), verdict.names)
+        if refusal:
+            raise HandInputError({"cards": [refusal]})
     previous = lower_current_version(hand)
     old_cards = list(previous.cards) if previous else []
     version = new_version(
@@ -206,7 +213,7 @@ def _replace_with_similar_hand(
         source=HandVersion.Source.MODERATOR,
         save=False,
     )
-    version.card_changes = card_changes(old_cards, version.cards)
+    version.card_changes = card_changes(list(own.cards) if own is not None else old_cards, version.cards)
     version.save(force_insert=True)
     before = {"status": hand.status, "cards": old_cards}
     hand.status = HandStatus.REPLACED

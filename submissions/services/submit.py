@@ -102,6 +102,85 @@ def judge(round_: Round, cards: list[str]) -> HandVerdict:
     return verdict
 
 
+@dataclass
+class HandCheck:
+    """Everything wrong with one submission, found at once: `errors` by field (as HandInputError has them:
+    `name`, `cards`, `attest`, `decisions` by key) and the verdict on its cards (None when the cards could not
+    be read). The cleaned values are those a submission stores."""
+
+    name: str
+    cards: list[str]
+    attested: list[str]
+    answers: dict[str, Any]
+    errors: dict[str, Any]
+    verdict: HandVerdict | None
+
+    def refusal(self) -> HandInputError | IllegalHand | None:
+        """The one error that reports every problem: IllegalHand (with the field errors too) when a card or
+        the hand breaks the round's rules, else HandInputError; None when nothing is wrong."""
+        if self.verdict is not None and not self.verdict.legal:
+            return IllegalHand(self.verdict, errors=self.errors)
+        if self.errors:
+            return HandInputError(self.errors)
+        return None
+
+
+# check_submission: a part of the input left unchecked (its caller knows its error).
+NOT_GIVEN: Any = object()
+
+
+def check_submission(
+    round_: Round,
+    *,
+    name: Any = NOT_GIVEN,
+    cards: Any = NOT_GIVEN,
+    attested: Any = NOT_GIVEN,
+    decisions: Any = NOT_GIVEN,
+) -> HandCheck:
+    """Every problem of a submission to `round_`, none hiding another: the hand's name, its cards (read,
+    then judged under the round's rules), the attestation and the decisions (7.2b). Saves nothing and locks
+    nothing: submit_hand calls it under the round's lock; a form or an API request that is refused before the
+    service (a missing checkbox, a field of the wrong type) calls it to tell the rest at once. A part passed
+    as NOT_GIVEN is left unchecked (its caller reports it)."""
+    errors: dict[str, Any] = {}
+    cleaned_name = ""
+    if name is not NOT_GIVEN:
+        try:
+            cleaned_name = clean_hand_name(name)
+        except HandInputError as error:
+            errors.update(error.errors)
+    verdict, cleaned_cards = None, []
+    if cards is not NOT_GIVEN:
+        try:
+            cleaned_cards = clean_cards(cards)
+        except HandInputError as error:
+            errors.update(error.errors)
+        else:
+            verdict = judge(round_, cleaned_cards)
+    rules: list[str] = []
+    if attested is not NOT_GIVEN:
+        every = attested is EVERY_LISTED_RULE
+        rules = attestations_for(round_) if every else [str(rule) for rule in attested or ()]
+        if not set(attestations_for(round_)) <= set(rules):
+            errors.update(attestation_error(round_).errors)
+    answers: dict[str, Any] = {}
+    if decisions is not NOT_GIVEN:
+        try:
+            answers = clean_decisions(round_, decisions)
+        except HandInputError as error:
+            errors.update(error.errors)
+    return HandCheck(cleaned_name, cleaned_cards, rules, answers, errors, verdict)
+
+
+def check_submission_to(round_id: int, **parts: Any) -> HandCheck | None:
+    """check_submission for the round `round_id` while it takes hands; None for a round that does not (no
+    such round, a draft, past its deadline): its refusal is the service's, not a list of problems."""
+    round_ = Round.objects.select_related("league").filter(pk=round_id).first()
+    if round_ is None or round_.state == RoundState.DRAFT or not round_.accepts_hands_at(timezone.now()):
+        return None
+    return check_submission(round_, **parts)
+
+
 def submit_hand(
     *,
     player: User,
@@ -118,11 +197,11 @@ def submit_hand(
     "attest": true); it must cover attestations_for(round), and the version records exactly it.
     `decisions`: {key: answer} for the round's decisions (rule 7.2b), stored on the version, secret like the
     cards and part of the commitment.
-    Raises HandNotFound, HandInputError, IllegalHand or HandConflict (deadline). `now` is for tests; by
-    default the clock is read after the round is locked: a request that waited past the deadline is refused.
+    Raises HandNotFound, HandConflict (deadline), or one error with every problem of the input at once
+    (check_submission): IllegalHand — which carries the field errors too — or HandInputError. `now` is for
+    tests; by default the clock is read after the round is locked: a request that waited past the deadline
+    is refused.
     """
-    name = clean_hand_name(name)
-    cards = clean_cards(cards)
     with transaction.atomic():
         round_, previewed = lock_round_for_submission(round_id, player)
         if round_ is None or round_.state == RoundState.DRAFT:
@@ -134,16 +213,19 @@ def submit_hand(
             raise HandConflict(PREVIEWED_MESSAGE)
         if round_.tiebreak and not may_enter_tiebreak(player, round_):
             raise HandConflict(tiebreak_message(round_))
-        if attested is EVERY_LISTED_RULE:
-            attested = attestations_for(round_)
-        attested = [str(rule) for rule in (attested or ())]
-        if not set(attestations_for(round_)) <= set(attested):
-            raise attestation_error(round_)
-        answers = clean_decisions(round_, decisions)
-        verdict = judge(round_, cards)  # under the lock: the rules cannot move while the hand is judged
-        if not verdict.legal:
-            raise IllegalHand(verdict)
-        names = verdict.names
+        # Under the lock: the rules cannot move while the hand is judged.
+        checked = check_submission(
+            round_,
+            name=name,
+            cards=cards,
+            attested=attested,
+            decisions=decisions if decisions is not None else {},
+        )
+        refusal = checked.refusal()
+        if refusal is not None:
+            raise refusal
+        name, attested, answers = checked.name, checked.attested, checked.answers
+        names = checked.verdict.names if checked.verdict is not None else []  # read: else a refusal
         hand, created = lock_own_hand(round_, player)
         hand.player = player  # already loaded: callers read the username without another query
         previous = None if created else lower_current_version(hand)

@@ -21,6 +21,9 @@ EXPECTED = {
     "submissions.reveal_round": DEFAULT,
     "submissions.reveal_due_rounds": DEFAULT,
     "submissions.send_reminders": DEFAULT,
+    # Judges an open round's hands again after its cards changed; the messages it writes go out as any others.
+    "submissions.check_round_hands": DEFAULT,
+    "submissions.check_due_hands": DEFAULT,
     "scoring.build_match_table": DEFAULT,
     "scoring.tally_round": DEFAULT,
     "scoring.score_due_rounds": DEFAULT,
@@ -51,6 +54,7 @@ def test_the_beat_backstops_go_to_the_queue_of_their_work():
         "reveal-due-rounds": DEFAULT,
         "score-due-rounds": DEFAULT,
         "send-deadline-reminders": DEFAULT,
+        "check-due-hands": DEFAULT,
         "send-pending-messages": DELIVERIES,
         "send-pending-webhooks": DELIVERIES,
         "send-digests": DELIVERIES,

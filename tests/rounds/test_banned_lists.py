@@ -101,7 +101,7 @@ def test_accepting_an_unknown_card_for_a_round(moderator, catalog_index):
         deadline=timezone.now() + datetime.timedelta(days=3),
     )
     accepted = services.accept_unknown_card(
-        round_, name="Brand New Card", by=moderator, reason="Spoiled on 1 Feb"
+        round_, name="Brand New Card", by=moderator, reason="Spoiled on 1 Feb", not_in_catalog=True
     )
     assert AcceptedCard.objects.get().accepted_by == moderator and accepted.accepted_at
     assert services.accepted_card_names(round_) == ("Brand New Card",)
@@ -110,4 +110,6 @@ def test_accepting_an_unknown_card_for_a_round(moderator, catalog_index):
     with pytest.raises(services.AcceptCardError, match="already legal in Vintage"):
         services.accept_unknown_card(round_, name="Black Lotus", by=moderator, reason="why")
     with pytest.raises(services.AcceptCardError, match="why"):
-        services.accept_unknown_card(round_, name="Another New Card", by=moderator, reason=" ")
+        services.accept_unknown_card(
+            round_, name="Another New Card", by=moderator, reason=" ", not_in_catalog=True
+        )

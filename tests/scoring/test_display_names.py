@@ -136,7 +136,7 @@ def test_the_round_manage_page_names_moderators_by_forum_name(client, moderator,
         league=league, actor=moderator, now=now, title="T", hand_size=5, deadline=now + timedelta(days=2)
     )
     catalog_services.accept_unknown_card(
-        round_, name="Brand New Spoiler", by=moderator, reason="Spoiled today"
+        round_, name="Brand New Spoiler", by=moderator, reason="Spoiled today", not_in_catalog=True
     )
     client.force_login(moderator)
     html = client.get(f"/moderate/rounds/{round_.pk}/").content.decode()

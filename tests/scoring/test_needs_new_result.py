@@ -19,7 +19,8 @@ from .conftest import match_between
 
 pytestmark = pytest.mark.django_db
 
-SIMILAR = ["Ancient Tomb", "Gustha's Scepter", "Lodestone Golem", "Mishra's Workshop"]
+# The hands' cards less Mox Ruby: a similar hand of a legal hand only leaves cards out (rule 4.2a).
+SIMILAR = ["Black Lotus", "Mox Pearl", "Mox Sapphire", "Mox Jet"]
 
 
 @pytest.fixture

@@ -196,9 +196,9 @@ def test_disqualify_and_replace_are_409_before_the_deadline_and_work_after(
     )
     with time_machine.travel(open_round.deadline, tick=False):
         replaced = client.post(
-            review, {"action": "replace", "cards": SCEPTER, "message": "3.1"}, format="json"
+            review, {"action": "replace", "cards": KJELD[:4], "message": "3.1"}, format="json"
         )
-        assert replaced.status_code == 200 and replaced.json()["cards"] == SCEPTER
+        assert replaced.status_code == 200 and replaced.json()["cards"] == KJELD[:4]
         assert client.post(review, {"action": "disqualify", "message": "x"}, format="json").status_code == 200
         bad = client.post(review, {"action": "replace", "cards": ["Force of Will"] * 5}, format="json")
         assert bad.status_code == 400 and bad.json()["cards"][0]["index"] == 0

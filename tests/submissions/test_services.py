@@ -194,6 +194,12 @@ def test_attestations_follow_the_variants(open_round):
 def test_a_card_the_moderator_accepted_for_the_round_can_be_submitted(open_round, alice, moderator):
     from rounds.services.catalog import accept_unknown_card
 
-    accept_unknown_card(open_round, name="Brand New Card of 2026", by=moderator, reason="Spoiled last week")
+    accept_unknown_card(
+        open_round,
+        name="Brand New Card of 2026",
+        by=moderator,
+        reason="Spoiled last week",
+        not_in_catalog=True,
+    )
     result = submit(alice, open_round, cards=[*KJELD[:4], "Brand New Card of 2026"])
     assert result.version.cards[-1] == "Brand New Card of 2026"

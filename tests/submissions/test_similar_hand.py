@@ -88,6 +88,7 @@ def test_a_similar_hand_never_has_more_cards_than_the_hand_size_nor_none(
 def test_a_replacement_shows_on_the_round_page_and_in_the_hands_post(
     client, open_round, kjeld_hand, moderator
 ):
+    ban_while_open(open_round, moderator, "Mishra's Workshop", "Wheel of Torture")
     with time_machine.travel(open_round.deadline, tick=False):
         review_hand(
             actor=moderator,
@@ -126,3 +127,85 @@ def test_the_review_page_counts_a_shorter_similar_hand_as_legal(client, open_rou
         review_hand(actor=moderator, hand_id=kjeld_hand.pk, action="replace", cards=KJELD[:4])
         page = client.get(f"/moderate/rounds/{open_round.pk}/hands/").content.decode()
     assert "Illegal" not in page and "Wheel of Torture removed." in page
+
+
+# Only the cards that make the hand illegal may change -------------------------------------------------------
+
+
+def ban_while_open(round_, moderator, *cards):
+    """The round bans `cards` while it is open (as a moderator may), making hands that hold them illegal."""
+    from django.utils import timezone
+
+    from rounds.services.lifecycle import update_round
+
+    return update_round(
+        actor=moderator, round_id=round_.pk, now=timezone.now(), changes={"extra_banned": list(cards)}
+    )
+
+
+def test_a_legal_hand_is_never_replaced_by_other_cards(api_client, open_round, kjeld_hand, moderator):
+    """A hand the round's rules find legal could be 'replaced' by five unrelated legal cards: 4.2a only
+    removes or replaces the cards causing it to be illegal, and the rules name none."""
+    client = as_user(api_client, moderator)
+    with time_machine.travel(open_round.deadline, tick=False):
+        response = client.post(
+            f"/api/hands/{kjeld_hand.pk}/review/", {"action": "replace", "cards": SCEPTER}, format="json"
+        )
+        assert response.status_code == 400
+        [message] = response.json()["cards"]
+        assert "may only leave cards out" in message and "Ancient Tomb" in message
+        one_more = client.post(
+            f"/api/hands/{kjeld_hand.pk}/review/",
+            {"action": "replace", "cards": [*KJELD[:4], "Ancient Tomb"]},
+            format="json",
+        )
+        assert one_more.status_code == 400
+    assert Hand.objects.get(pk=kjeld_hand.pk).status == HandStatus.SUBMITTED
+
+
+def test_a_similar_hand_keeps_every_card_that_is_not_illegal(api_client, open_round, kjeld_hand, moderator):
+    ban_while_open(open_round, moderator, "Karakas")
+    review = f"/api/hands/{kjeld_hand.pk}/review/"
+    client = as_user(api_client, moderator)
+    with time_machine.travel(open_round.deadline, tick=False):
+        unrelated = client.post(review, {"action": "replace", "cards": SCEPTER}, format="json")
+        assert unrelated.status_code == 400
+        [message] = unrelated.json()["cards"]
+        assert "Leyline of Singularity, Kjeldoran Warrior, Wheel of Torture must stay" in message
+        assert "only Karakas may be removed or replaced" in message
+        two_for_one = [KJELD[0], "Ancient Tomb", KJELD[2], KJELD[3]]
+        too_many = client.post(
+            review, {"action": "replace", "cards": [*two_for_one, "Sol Talisman"]}, format="json"
+        )
+        assert too_many.status_code == 400 and "Wheel of Torture must stay" in too_many.json()["cards"][0]
+        replaced = client.post(
+            review, {"action": "replace", "cards": [*two_for_one, KJELD[4]]}, format="json"
+        )
+        assert replaced.status_code == 200, replaced.content
+    assert (
+        replaced.json()["replaced"]
+        == "Replaced by a similar hand (rule 4.2a): Karakas replaced by Ancient Tomb."
+    )
+
+
+def test_the_note_of_a_second_replacement_compares_it_with_the_players_own_hand(
+    api_client, client, open_round, kjeld_hand, moderator
+):
+    """After two replacements the hands post said "Shivan Dragon removed" of a hand whose own version never
+    held it: the note compared the second replacement with the first, a moderator's."""
+    ban_while_open(open_round, moderator, "Karakas")
+    with time_machine.travel(open_round.deadline, tick=False):
+        first = [KJELD[0], "Shivan Dragon", *KJELD[2:]]
+        review_hand(actor=moderator, hand_id=kjeld_hand.pk, action="replace", cards=first)
+        second = [KJELD[0], *KJELD[2:]]
+        review_hand(actor=moderator, hand_id=kjeld_hand.pk, action="replace", cards=second)
+        post = client.get(f"/rounds/{open_round.pk}/export/hands.bbcode").content.decode()
+        [row] = [
+            row
+            for row in api_client.get(f"/api/rounds/{open_round.pk}/hands/").json()
+            if row["player"] == "alice"
+        ]
+    assert "Shivan Dragon" not in post
+    assert "Replaced by a similar hand (rule 4.2a): Karakas removed." in post
+    assert row["replaced"] == "Replaced by a similar hand (rule 4.2a): Karakas removed."
+    assert row["card_changes"] == {"removed": ["Karakas"], "replaced": [], "added": []}
