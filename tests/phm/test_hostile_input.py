@@ -177,7 +177,7 @@ def test_a_host_the_site_does_not_answer_to_is_400_json_on_healthz_and_the_api(c
 
 
 @pytest.mark.parametrize("number", ["1000000", "2147483648", "9" * 5000])
-def test_a_league_name_ending_in_a_number_too_large_is_400_naming_the_limit(client, moderator, number):
+def test_a_league_named_with_a_number_too_large_is_400_naming_the_limit(client, moderator, number):
     client.force_login(moderator)
     response = client.post(
         "/api/leagues/", {"name": f"League {number}"[:100]}, content_type="application/json"
@@ -185,8 +185,7 @@ def test_a_league_name_ending_in_a_number_too_large_is_400_naming_the_limit(clie
     assert response.status_code == 400
     assert response.json() == {
         "name": [
-            "A league's number (the number its name ends in) goes up to 999,999: end the name with a smaller "
-            "number."
+            "A league's number (the number in “League 45”) goes up to 999,999: choose a smaller number."
         ]
     }
     response = client.post("/api/leagues/", {"name": "League 999999"}, content_type="application/json")

@@ -96,7 +96,9 @@ def _review_a_rivals_hand(actor, round_, players, helper):
 
 
 def _accept_a_card(actor, round_, players, helper):
-    return accept_unknown_card(round_, name="Unheard Of Dragon", by=actor, reason="Spoiled yesterday")
+    return accept_unknown_card(
+        round_, name="Unheard Of Dragon", by=actor, reason="Spoiled yesterday", not_in_catalog=True
+    )
 
 
 def _import_rows(actor, round_, players, helper):
