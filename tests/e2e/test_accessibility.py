@@ -147,6 +147,22 @@ def test_moderator_pages_have_no_serious_accessibility_violations(
     )
 
 
+def test_revealed_hands_with_folded_card_texts_keep_their_targets_apart(
+    live_server,
+    page,
+    revealed_round,  # noqa: F811
+):
+    """A card whose text is long is folded under its name, its toggle right below the name's link: both stay
+    targets of their own (WCAG 2.5.8, axe's target-size), on a desktop and on a phone."""
+    from submissions.models import HandVersion
+
+    round_, _players = revealed_round(3)
+    long_texts = ["Rift Bolt", "Delver of Secrets", "Adanto Vanguard", "Goblin Guide", "Fireblast"]
+    HandVersion.objects.filter(hand__round=round_).update(cards=long_texts)
+    check_pages(page, live_server.url, [f"/rounds/{round_.pk}/"])
+    expect(page.locator("details.phm-card-fold summary").first).to_contain_text("Show the whole text")
+
+
 def test_the_checker_finds_what_it_should(live_server, page):
     """The harness itself: a page with a known serious violation (an image without alt text, a low-contrast text)
     is reported, so an empty list above means axe ran and found nothing."""
