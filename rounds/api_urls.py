@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, round_api
+from . import accepted_cards_api, api, round_api
 
 urlpatterns = [
     path("cards/", api.CardSearchView.as_view(), name="api-cards"),
@@ -14,12 +14,12 @@ urlpatterns = [
     path("rounds/<int:round_id>/close/", round_api.RoundCloseView.as_view(), name="api-round-close"),
     path(
         "rounds/<int:round_id>/accepted-cards/",
-        round_api.RoundAcceptedCardsView.as_view(),
+        accepted_cards_api.RoundAcceptedCardsView.as_view(),
         name="api-round-accepted-cards",
     ),
     path(
         "rounds/<int:round_id>/accepted-cards/<int:card_id>/",
-        round_api.RoundAcceptedCardView.as_view(),
+        accepted_cards_api.RoundAcceptedCardView.as_view(),
         name="api-round-accepted-card",
     ),
 ]

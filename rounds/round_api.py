@@ -16,9 +16,8 @@ from phm.pagination import page_of, page_parameters, with_page_headers
 from phm.schema import may_conflict, refine
 
 from . import permissions as round_permissions
-from .models import MAX_HAND_SIZE, AcceptedCard, HandSizeMode, LandRule, League, Round, RoundState
+from .models import MAX_HAND_SIZE, HandSizeMode, LandRule, League, Round, RoundState
 from .selectors import is_following
-from .services import catalog as catalog_services
 from .services import effective_banned
 from .services import following as league_following
 from .services import leagues as league_services
@@ -187,14 +186,14 @@ def _visible_rounds(user, *, counted=True):
     return rounds.exclude(state=RoundState.DRAFT, league__in=League.objects.exclude(pk__in=visible_drafts))
 
 
-def _round_for(request, round_id):
+def round_for(request, round_id):
     round_ = _visible_rounds(request.user).filter(pk=round_id).first()
     if round_ is None:
         raise NotFound("No such round.")
     return round_
 
 
-def _require_manager(request, league):
+def require_manager(request, league):
     if not round_permissions.can_manage_league(request.user, league):
         raise PermissionDenied("You do not moderate this league.")
 
@@ -224,23 +223,23 @@ class RoundListCreateView(APIView):
         incoming = RoundInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         league = incoming.validated_data["league"]
-        _require_manager(request, league)
+        require_manager(request, league)
         round_ = round_lifecycle.create_round(
             actor=request.user, league=league, now=timezone.now(), open_now=True, **incoming.rule_values()
         )
-        return Response(_serialize(request, _round_for(request, round_.pk)), status=status.HTTP_201_CREATED)
+        return Response(_serialize(request, round_for(request, round_.pk)), status=status.HTTP_201_CREATED)
 
 
 @may_conflict
 class RoundDetailView(APIView):
     @extend_schema(responses=RoundSerializer)
     def get(self, request, round_id):
-        return Response(_serialize(request, _round_for(request, round_id)))
+        return Response(_serialize(request, round_for(request, round_id)))
 
     @extend_schema(request=RoundInputSerializer(partial=True), responses=RoundSerializer)
     def patch(self, request, round_id):
-        round_ = _round_for(request, round_id)
-        _require_manager(request, round_.league)
+        round_ = round_for(request, round_id)
+        require_manager(request, round_.league)
         incoming = RoundInputSerializer(data=request.data, partial=True)
         incoming.is_valid(raise_exception=True)
         if "league" in incoming.validated_data and incoming.validated_data["league"] != round_.league:
@@ -248,17 +247,17 @@ class RoundDetailView(APIView):
         round_lifecycle.update_round(
             actor=request.user, round_id=round_.pk, now=timezone.now(), changes=incoming.rule_values()
         )
-        return Response(_serialize(request, _round_for(request, round_id)))
+        return Response(_serialize(request, round_for(request, round_id)))
 
 
 @may_conflict
 class RoundCloseView(APIView):
     @extend_schema(request=None, responses=RoundSerializer)
     def post(self, request, round_id):
-        round_ = _round_for(request, round_id)
-        _require_manager(request, round_.league)
+        round_ = round_for(request, round_id)
+        require_manager(request, round_.league)
         round_lifecycle.close_round_now(actor=request.user, round_id=round_.pk, now=timezone.now())
-        return Response(_serialize(request, _round_for(request, round_id)))
+        return Response(_serialize(request, round_for(request, round_id)))
 
 
 class LeagueCreateView(generics.GenericAPIView):
@@ -306,7 +305,7 @@ class LeagueDetailView(APIView):
         league = League.objects.filter(pk=league_id).first()
         if league is None:
             raise NotFound("No such league.")
-        _require_manager(request, league)
+        require_manager(request, league)
         incoming = LeagueChangeSerializer(data=request.data, partial=True)
         incoming.is_valid(raise_exception=True)
         league = league_services.update_league(
@@ -348,60 +347,3 @@ class LeagueFollowView(APIView):
         except League.DoesNotExist:
             raise NotFound("No such league.") from None
         return self._answer(league)
-
-
-class AcceptedCardSerializer(StrictModelSerializer):
-    accepted_by = Text(source="accepted_by.username", read_only=True)
-    not_in_catalog = Flag(
-        write_only=True,
-        required=False,
-        default=False,
-        help_text="True: the name is a real card the card catalog lacks (too new for it, or one of its "
-        "gaps); without it a name the catalog does not know is refused with suggestions.",
-    )
-
-    class Meta:
-        model = AcceptedCard
-        fields = ["id", "name", "reason", "accepted_by", "accepted_at", "not_in_catalog"]
-        read_only_fields = ["id", "accepted_by", "accepted_at"]
-
-
-@may_conflict
-class RoundAcceptedCardsView(APIView):
-    """Rule 3.2a: cards the league's moderator accepted for this round: in the catalog but not yet released (a
-    previewed card), or a real card the catalog lacks (`not_in_catalog`). POST answers 400, saying why, for a
-    card legal or banned in Vintage, one already released, digital-only, silver-bordered or acorn, and for a
-    name the catalog does not know unless `not_in_catalog` confirms it."""
-
-    @extend_schema(responses=AcceptedCardSerializer(many=True))
-    def get(self, request, round_id):
-        round_ = _round_for(request, round_id)
-        cards = round_.accepted_cards.select_related("accepted_by")
-        return Response(AcceptedCardSerializer(cards, many=True).data)
-
-    @extend_schema(request=AcceptedCardSerializer, responses={201: AcceptedCardSerializer})
-    def post(self, request, round_id):
-        round_ = _round_for(request, round_id)
-        _require_manager(request, round_.league)
-        incoming = AcceptedCardSerializer(data=request.data)
-        incoming.is_valid(raise_exception=True)
-        # The accepted-card errors answer themselves: 403 with who can do it, 404 for no such accepted card,
-        # 409 when the round's state stands in the way, 400 with the reason as the `name` field's problem.
-        accepted = catalog_services.accept_unknown_card(
-            round_,
-            name=incoming.validated_data["name"],
-            by=request.user,
-            reason=incoming.validated_data["reason"],
-            not_in_catalog=incoming.validated_data["not_in_catalog"],
-        )
-        return Response(AcceptedCardSerializer(accepted).data, status=status.HTTP_201_CREATED)
-
-
-@may_conflict
-class RoundAcceptedCardView(APIView):
-    @extend_schema(request=None, responses={204: None})
-    def delete(self, request, round_id, card_id):
-        round_ = _round_for(request, round_id)
-        _require_manager(request, round_.league)
-        catalog_services.withdraw_accepted_card(round_, card_id=card_id, by=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import calendar_views, views
+from . import calendar_views, review_views, views
 
 app_name = "submissions"
 
@@ -16,7 +16,7 @@ urlpatterns = [
         calendar_views.personal_calendar,
         name="personal-calendar",
     ),
-    path("moderate/rounds/<int:round_id>/hands/", views.review_hands, name="review"),
-    path("moderate/rounds/<int:round_id>/hands/preview/", views.declare_not_playing, name="declare"),
-    path("moderate/hands/<int:hand_id>/review/", views.review_action, name="review-action"),
+    path("moderate/rounds/<int:round_id>/hands/", review_views.review_hands, name="review"),
+    path("moderate/rounds/<int:round_id>/hands/preview/", review_views.declare_not_playing, name="declare"),
+    path("moderate/hands/<int:hand_id>/review/", review_views.review_action, name="review-action"),
 ]
