@@ -1,7 +1,7 @@
 """Undelivered mail for moderators: their leagues' messages, with attempts and the last error, and a way to
-send them again. Bodies and addresses are for administrators only, and before a round's deadline its receipts
-and review notices (they tell who entered) are shown only to moderators who declared they will not play in it
-(outbox.selectors.visible_messages)."""
+send them again. Bodies and addresses are for administrators only, and before a round's deadline its secret
+messages (receipts, review notices, reminders: they tell who entered) are shown only to moderators who
+declared they will not play in it (outbox.selectors.visible_messages)."""
 
 from django.contrib import admin, messages
 from django.template.defaultfilters import pluralize

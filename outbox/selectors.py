@@ -1,9 +1,9 @@
 """Which messages a person may see in the outbox's lists (the admin, the dashboard's undelivered mail).
 
-Before a round's deadline its secret messages (receipts and review notices: they tell who entered) are shown
-only to moderators a registered rule lets see them. The app that knows who may (submissions: the moderators
-who declared they will not play in the round) registers its rule in its AppConfig.ready(); the outbox
-imports none of the apps above it."""
+Before a round's deadline its secret messages (receipts, review notices, reminders, announcements owed to a
+hand still secret: they tell who entered) are shown only to moderators a registered rule lets see them. The
+app that knows who may (submissions: the moderators who declared they will not play in the round) registers
+its rule in its AppConfig.ready(); the outbox imports none of the apps above it."""
 
 from collections.abc import Callable
 

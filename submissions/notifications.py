@@ -1,13 +1,16 @@
 """What players are told about rounds before their reveal: a round opened (or a tie-break invitation), the
 deadline reminders 24 h and 1 h ahead to those who have not submitted, a moderator's review of their hand, and
 a flag (or its lifting) when the cards the round allows changed while it was open.
-Written to the outbox inside the transaction of the change. A reminder goes only to the person it concerns, so
-it tells nobody anything about anyone else's hand.
+Written to the outbox inside the transaction of the change.
+
+Secrecy: the outbox's lists show a league's moderators who was sent what, and before a deadline who entered a
+round is secret. So a message whose sending depends on a hand in a round still open is `secret` (hidden from
+moderators who may play): a reminder (it goes to those who have not entered), and the announcement of a round
+to someone who belongs to its league only by a hand in a round still open. Every message a playing moderator
+can see follows from what is public: hands of revealed rounds, and who follows the league.
 
 A new league has neither players nor followers, so its rounds are also announced to the site's recent
-players (new_league_audience), as a kind of its own that each person can turn off. Who counts as recent
-depends only on revealed rounds: an open round's hands are secret, and a moderator reading the outbox's lists
-must not learn from who was told that someone entered one."""
+players (new_league_audience), as a kind of its own that each person can turn off; nobody gets both."""
 
 from datetime import datetime, timedelta
 
@@ -31,15 +34,28 @@ LEADS = [(DeadlineReminder.Lead.HOUR, timedelta(hours=1)), (DeadlineReminder.Lea
 RECENT_PLAYERS_SPAN = timedelta(days=183)
 
 
-def league_audience(round_):
-    """Who hears about a round: the players of its league (a hand in any of its rounds) and its followers;
-    for a tie-break round only the players it names (5.3a)."""
+def _known_and_secret(round_, now=None):
+    """The people who hear about `round_`, as (known, secret_only): `known` follow from what is public — the
+    league's followers and the players of its rounds past their deadline, or for a tie-break round the
+    players it names (5.3a); `secret_only` belong to the league only by a hand in a round still open."""
     users = get_user_model().objects.select_related("profile")
     eligible = list(round_.eligible_players.values_list("pk", flat=True)) if round_.tiebreak else []
     if eligible:
-        return list(users.filter(pk__in=eligible))
-    played = Hand.objects.filter(round__league_id=round_.league_id).values("player_id")
-    return list(users.filter(Q(pk__in=played) | Q(followed_leagues=round_.league_id)).distinct())
+        return list(users.filter(pk__in=eligible)), []
+    now = now or timezone.now()
+    hands = Hand.objects.filter(round__league_id=round_.league_id)
+    public = hands.filter(round__deadline__lte=now).values("player_id")
+    known = list(users.filter(Q(pk__in=public) | Q(followed_leagues=round_.league_id)).distinct())
+    secret = hands.filter(round__deadline__gt=now).values("player_id")
+    secret_only = list(users.filter(pk__in=secret).exclude(pk__in=[user.pk for user in known]))
+    return known, secret_only
+
+
+def league_audience(round_):
+    """Who hears about a round: the players of its league (a hand in any of its rounds) and its followers;
+    for a tie-break round only the players it names (5.3a)."""
+    known, secret_only = _known_and_secret(round_)
+    return known + secret_only
 
 
 def is_new_league(round_: Round) -> bool:
@@ -51,15 +67,15 @@ def is_new_league(round_: Round) -> bool:
 
 
 def new_league_audience(round_: Round, now: datetime | None = None) -> list:
-    """The site's recent players told of a new league's round, besides its usual audience (league_audience:
-    nobody gets both): active accounts with a hand in any league's round whose deadline passed within the
-    last six months (RECENT_PLAYERS_SPAN) — revealed rounds only, whose hands are public. One query, however
-    many they are."""
+    """The site's recent players told of a new league's round: active accounts with a hand in any league's
+    round whose deadline passed within the last six months (RECENT_PLAYERS_SPAN), less the league's known
+    audience (its followers, the players of its rounds past their deadline). All of it public: a hand in a
+    round still open changes nobody's place here (its player hears of the round this way, and only this way).
+    One query, however many they are."""
     now = now or timezone.now()
-    recent = Hand.objects.filter(
-        round__deadline__gt=now - RECENT_PLAYERS_SPAN, round__deadline__lte=now
-    ).values("player_id")
-    in_league = Hand.objects.filter(round__league_id=round_.league_id).values("player_id")
+    revealed = Hand.objects.filter(round__deadline__lte=now)
+    recent = revealed.filter(round__deadline__gt=now - RECENT_PLAYERS_SPAN).values("player_id")
+    in_league = revealed.filter(round__league_id=round_.league_id).values("player_id")
     return list(
         get_user_model()
         .objects.filter(is_active=True, pk__in=recent)
@@ -80,28 +96,35 @@ def notify_round_opened(sender, round_id, **kwargs):
     tiebreak = round_.tiebreak and round_.eligible_players.exists()
     path = reverse("submissions:my-hand", args=[round_id])
     what = "You are invited to the tie-break round" if tiebreak else "New round open"
-    outbox.notify(
-        league_audience(round_),
-        kind="league.tiebreak" if tiebreak else "round.opened",
-        round_=round_,
-        build=lambda user: Notice(
+    known, secret_only = _known_and_secret(round_)
+    told_as_new = set()
+    if not round_.tiebreak and is_new_league(round_):
+        told_as_new = _announce_to_the_site(round_, path)
+
+    def build(user):
+        return Notice(
             text=f"{what} {round_.code} {round_.title}: submit your hand.",
             path=path,
             subject=f"[PHM] {what} {round_.code}: {round_.title}",
             template="submissions/email/round_opened.txt",
             context={**_round_context(round_), "tiebreak": tiebreak},
             action_label="Submit your hand",
-        ),
-    )
-    if not round_.tiebreak and is_new_league(round_):
-        _announce_to_the_site(round_, path)
+        )
+
+    kind = "league.tiebreak" if tiebreak else "round.opened"
+    outbox.notify(known, kind=kind, round_=round_, build=build)
+    # Told because of a hand in a round still open: secret, and only if not told already as a recent player.
+    rest = [user for user in secret_only if user.pk not in told_as_new]
+    outbox.notify(rest, kind=kind, round_=round_, build=build, secret=True)
 
 
 def _announce_to_the_site(round_, path):
-    """A new league's round, to the site's recent players who are not in its usual audience."""
+    """A new league's round, to the site's recent players who are not in its known audience; returns their
+    ids."""
     league = round_.league
+    audience = new_league_audience(round_)
     outbox.notify(
-        new_league_audience(round_),
+        audience,
         kind="round.opened_new_league",
         round_=round_,
         build=lambda user: Notice(
@@ -113,6 +136,7 @@ def _announce_to_the_site(round_, path):
             action_label="Submit your hand",
         ),
     )
+    return {user.pk for user in audience}
 
 
 # Deadline reminders -----------------------------------------------------------------------------------------
@@ -174,6 +198,7 @@ def _send_reminder(round_, user, lead, now):
         [user],
         kind="round.reminder",
         round_=round_,
+        secret=True,  # who is reminded is who has not entered: the others have
         build=lambda person: Notice(
             text=f"{left} left: you have no hand in {round_.code} {round_.title} yet.",
             path=reverse("submissions:my-hand", args=[round_.pk]),
