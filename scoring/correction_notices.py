@@ -1,51 +1,32 @@
 """What people are told when results already announced change: a final round reopened (its players, with
 the moderator's reason), the round final again (each player, with what changed for them: it replaces the
 earlier "results final"), a bonus awarded to a player or withdrawn (that player, with the points and the
-reason), and a league's announced winners changed or withdrawn (the league's players and followers).
+reason), and a league's announced winners changed or withdrawn (the league's followers and the players of
+its rounds past their deadline: submissions.notifications.known_league_people).
 
 Each is written to the outbox inside the transaction of the change, as scoring.notifications writes the first
 announcements (which leaves these cases to this module). Nothing here runs before a round's reveal."""
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
 from django.dispatch import receiver
 from django.urls import reverse
 
 from outbox import services as outbox
 from outbox.services import Notice
-from rounds.models import League, Round
-from submissions.models import Hand, HandStatus
+from rounds.models import League
+from submissions.notifications import known_league_people
 from submissions.selectors import player_display_name
 
 from . import signals
 from .models import BonusAward
+from .notifications import STANDINGS_SHOWN, notice_round, table_hands
 from .selectors import results_table
 from .standings import league_standings
-
-STANDINGS_SHOWN = 10
-
-
-def _round(round_id):
-    return Round.objects.select_related("league").get(pk=round_id)
 
 
 def _players_of(round_id):
     """The round's players whose hands are in its table (not disqualified)."""
-    return [
-        hand.player
-        for hand in Hand.objects.filter(round_id=round_id)
-        .exclude(status=HandStatus.DISQUALIFIED)
-        .select_related("player__profile")
-        .order_by("number", "pk")
-    ]
-
-
-def league_people(league):
-    """Who hears about a league's winners changing: its players (a hand in any of its rounds) and its
-    followers."""
-    played = Hand.objects.filter(round__league_id=league.pk).values("player_id")
-    users = get_user_model().objects.select_related("profile")
-    return list(users.filter(Q(pk__in=played) | Q(followed_leagues=league.pk)).distinct().order_by("pk"))
+    return [hand.player for hand in table_hands(round_id)]
 
 
 # A round reopened, and final again --------------------------------------------------------------------------
@@ -53,7 +34,7 @@ def league_people(league):
 
 @receiver(signals.round_reopened, dispatch_uid="scoring.notify_results_reopened")
 def results_reopened(sender, round_id, reason="", **kwargs):
-    round_ = _round(round_id)
+    round_ = notice_round(round_id)
     path = reverse("scoring:results", args=[round_id])
     because = f" The moderator's reason: {reason}" if reason else ""
     outbox.notify(
@@ -95,7 +76,7 @@ def results_final_again(sender, round_id, earlier=None, **kwargs):
     their figures now and what they were (scoring.notifications tells the first finalization)."""
     if earlier is None:
         return
-    round_ = _round(round_id)
+    round_ = notice_round(round_id)
     table = results_table(round_, cells=False)
     standings = league_standings(round_.league)
     row_of = {row.hand.player_id: row for row in table.rows}
@@ -185,7 +166,7 @@ def _tell_about_winners(league, *, text, subject, context):
     standings = context["standings"]
     place_of = {row.player.pk: row for row in standings.rows}
     outbox.notify(
-        league_people(league),
+        known_league_people(league.pk),
         kind="league.winners_changed",
         league=league,
         build=lambda user: Notice(

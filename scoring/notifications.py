@@ -162,11 +162,13 @@ def _current_reports(match):
 # Round events (domain signals sent inside their transactions) ----------------------------------------------
 
 
-def _round(round_id):
+def notice_round(round_id: int) -> Round:
+    """The round a notice is about, with its league."""
     return Round.objects.select_related("league").get(pk=round_id)
 
 
-def _hands_of(round_id):
+def table_hands(round_id: int) -> list[Hand]:
+    """The round's hands in its table (not disqualified), in number order, their players' profiles loaded."""
     return list(
         Hand.objects.filter(round_id=round_id)
         .exclude(status=HandStatus.DISQUALIFIED)
@@ -177,8 +179,8 @@ def _hands_of(round_id):
 
 @receiver(hand_signals.hands_revealed, dispatch_uid="scoring.notify_hands_revealed")
 def hands_revealed(sender, round_id, **kwargs):
-    round_ = _round(round_id)
-    hands = _hands_of(round_id)
+    round_ = notice_round(round_id)
+    hands = table_hands(round_id)
     results = reverse("scoring:results", args=[round_id])
     hand_of = {hand.player_id: hand for hand in hands}
     outbox.notify(
@@ -200,7 +202,7 @@ def hands_revealed(sender, round_id, **kwargs):
 def results_final(sender, round_id, earlier=None, **kwargs):
     if earlier is not None:
         return  # final again after a reopening: scoring.correction_notices says what changed
-    round_ = _round(round_id)
+    round_ = notice_round(round_id)
     table = results_table(round_, cells=False)
     standings = league_standings(round_.league)
     row_of = {row.hand.player_id: row for row in table.rows}

@@ -34,6 +34,15 @@ LEADS = [(DeadlineReminder.Lead.HOUR, timedelta(hours=1)), (DeadlineReminder.Lea
 RECENT_PLAYERS_SPAN = timedelta(days=183)
 
 
+def known_league_people(league_id: int, now: datetime | None = None) -> list:
+    """The people of a league anyone may know of: its followers and the players of its rounds past their
+    deadline. A hand in a round still open is secret, so it makes nobody one of them."""
+    now = now or timezone.now()
+    played = Hand.objects.filter(round__league_id=league_id, round__deadline__lte=now).values("player_id")
+    users = get_user_model().objects.select_related("profile")
+    return list(users.filter(Q(pk__in=played) | Q(followed_leagues=league_id)).distinct().order_by("pk"))
+
+
 def _known_and_secret(round_, now=None):
     """The people who hear about `round_`, as (known, secret_only): `known` follow from what is public — the
     league's followers and the players of its rounds past their deadline, or for a tie-break round the
@@ -43,10 +52,10 @@ def _known_and_secret(round_, now=None):
     if eligible:
         return list(users.filter(pk__in=eligible)), []
     now = now or timezone.now()
-    hands = Hand.objects.filter(round__league_id=round_.league_id)
-    public = hands.filter(round__deadline__lte=now).values("player_id")
-    known = list(users.filter(Q(pk__in=public) | Q(followed_leagues=round_.league_id)).distinct())
-    secret = hands.filter(round__deadline__gt=now).values("player_id")
+    known = known_league_people(round_.league_id, now)
+    secret = Hand.objects.filter(round__league_id=round_.league_id, round__deadline__gt=now).values(
+        "player_id"
+    )
     secret_only = list(users.filter(pk__in=secret).exclude(pk__in=[user.pk for user in known]))
     return known, secret_only
 

@@ -139,3 +139,17 @@ def test_after_a_tiebreak_a_bonus_that_ends_the_shared_lead_decides_and_the_page
     assert winners_of(league) == (["p2"], League.State.FINISHED)
     page = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "Forum p2</a> wins" in page and "decided by the tie-break round" not in page
+
+
+def test_a_hand_still_secret_makes_nobody_one_of_those_told_the_winners_changed(
+    finished, moderator, make_players
+):
+    """The outbox's lists show a league's moderators who was told: someone tied to the league only by a hand in
+    a round still open is not told (that would tell who entered it), though the league's known people are."""
+    league, round_, (_, p2, _), _ = finished
+    [newcomer] = make_players(1, prefix="n")
+    make_hands(RoundFactory(league=league, number=2), [newcomer])  # open: its deadline is ahead
+    award_bonus(
+        actor=moderator, round_id=round_.pk, player_username=p2.username, points=1000, reason="Best story"
+    )
+    assert told("league.winners_changed") == ["f1", "p1", "p2", "p3"]
